@@ -1,0 +1,82 @@
+# Helpers shared by every target of the tl build.
+#
+# Each layer (Support, IR, Import, Analysis, Pass, Report) is an OBJECT library
+# so that unit tests of one layer link only what they need; all of them are
+# folded into one shared library, TLCore, that tl-opt and every plugin link.
+# That keeps exactly one copy of LLVM Support and of our registries in the
+# process.
+
+set(TL_COMMON_WARNINGS -Wall -Wextra -Wno-unused-parameter)
+if(TL_WERROR)
+  list(APPEND TL_COMMON_WARNINGS -Werror)
+endif()
+
+set(TL_SANITIZER_FLAGS "")
+if(TL_SANITIZER)
+  string(REPLACE ";" "," _tl_san "${TL_SANITIZER}")
+  set(TL_SANITIZER_FLAGS -fsanitize=${_tl_san} -fno-omit-frame-pointer -fno-sanitize-recover=all)
+endif()
+
+# Properties every tl target shares (includes, flags, definitions).
+function(tl_target_defaults target)
+  target_include_directories(${target} PUBLIC
+    $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include>
+    $<BUILD_INTERFACE:${CMAKE_BINARY_DIR}/include>
+    $<INSTALL_INTERFACE:include>)
+  target_include_directories(${target} SYSTEM PUBLIC
+    ${LLVM_INCLUDE_DIRS} ${RAPIDJSON_INCLUDE_DIR})
+  separate_arguments(_llvm_defs NATIVE_COMMAND "${LLVM_DEFINITIONS}")
+  target_compile_definitions(${target} PUBLIC ${_llvm_defs})
+  # Debian's LLVM is built without exceptions and RTTI.
+  target_compile_options(${target} PRIVATE ${TL_COMMON_WARNINGS} ${TL_SANITIZER_FLAGS})
+  if(NOT LLVM_ENABLE_RTTI)
+    target_compile_options(${target} PRIVATE -fno-rtti)
+  endif()
+  target_link_options(${target} PRIVATE ${TL_SANITIZER_FLAGS})
+endfunction()
+
+set(TL_LAYER_LIBS "" CACHE INTERNAL "")
+
+# tl_add_layer(NAME SOURCES ... [DEPENDS layer...])
+function(tl_add_layer name)
+  cmake_parse_arguments(ARG "" "" "SOURCES;DEPENDS" ${ARGN})
+  add_library(${name} OBJECT ${ARG_SOURCES})
+  tl_target_defaults(${name})
+  target_link_libraries(${name} PUBLIC ${ARG_DEPENDS} fmt::fmt yaml-cpp ZLIB::ZLIB)
+  set(TL_LAYER_LIBS ${TL_LAYER_LIBS} ${name} CACHE INTERNAL "")
+endfunction()
+
+# tl_add_pass_plugin_internal(NAME SOURCES ...): a built-in analyzer plugin.
+function(tl_add_builtin_plugin name)
+  cmake_parse_arguments(ARG "" "" "SOURCES" ${ARGN})
+  add_library(${name} MODULE ${ARG_SOURCES})
+  tl_target_defaults(${name})
+  target_link_libraries(${name} PRIVATE TLCore)
+  set_target_properties(${name} PROPERTIES
+    PREFIX "lib"
+    LIBRARY_OUTPUT_DIRECTORY ${TL_PLUGIN_OUTPUT_DIR}
+    INSTALL_RPATH "$ORIGIN/../..")
+  install(TARGETS ${name} LIBRARY DESTINATION lib/tl/passes)
+  set_property(GLOBAL APPEND PROPERTY TL_BUILTIN_PLUGINS ${name})
+endfunction()
+
+# tl_add_tool(NAME SOURCES ...)
+function(tl_add_tool name)
+  cmake_parse_arguments(ARG "" "" "SOURCES;LIBS" ${ARGN})
+  add_executable(${name} ${ARG_SOURCES})
+  tl_target_defaults(${name})
+  target_link_libraries(${name} PRIVATE TLCore ${ARG_LIBS})
+  set_target_properties(${name} PROPERTIES INSTALL_RPATH "$ORIGIN/../lib")
+  install(TARGETS ${name} RUNTIME DESTINATION bin)
+endfunction()
+
+# tl_add_unittest(NAME SOURCES ... LIBS layer...): a GoogleTest binary run by ctest.
+function(tl_add_unittest name)
+  cmake_parse_arguments(ARG "" "" "SOURCES;LIBS" ${ARGN})
+  add_executable(${name} ${ARG_SOURCES})
+  tl_target_defaults(${name})
+  target_link_libraries(${name} PRIVATE ${ARG_LIBS} LLVM GTest::gtest_main GTest::gmock Threads::Threads)
+  set_target_properties(${name} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/unittests)
+  add_test(NAME ${name} COMMAND ${name})
+  set_property(GLOBAL APPEND PROPERTY TL_UNITTESTS ${name})
+endfunction()

@@ -1,0 +1,28 @@
+//===- AnalysisOptions.h - Settings every analysis can read ----*- C++ -*-===//
+#ifndef TL_ANALYSIS_ANALYSISOPTIONS_H
+#define TL_ANALYSIS_ANALYSISOPTIONS_H
+
+#include "tl/Analysis/ArchSpec.h"
+
+#include <optional>
+#include <string>
+
+namespace tl {
+
+/// Run-wide choices that change what analyses compute. Set by the driver
+/// (command line / config file) before any analysis runs; read-only after.
+struct AnalysisOptions {
+  /// Peak numbers for roofline; nullopt means no roofline columns.
+  std::optional<ArchSpec> Arch;
+  /// Include GPU events with no launch in the timeline and launcher tables.
+  bool IncludeUnlinked = false;
+  /// "training", "inference" or "" (infer from the trace).
+  std::string Mode;
+  /// Short-kernel threshold (µs) and histogram bins (spec 6.9).
+  double ShortKernelThresholdUs = 10.0;
+  unsigned ShortKernelBins = 100;
+};
+
+} // namespace tl
+
+#endif // TL_ANALYSIS_ANALYSISOPTIONS_H

@@ -1,0 +1,42 @@
+//===- ArchSpec.h - GPU peak numbers for roofline -------------*- C++ -*-===//
+#ifndef TL_ANALYSIS_ARCHSPEC_H
+#define TL_ANALYSIS_ARCHSPEC_H
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <optional>
+#include <string>
+
+namespace tl {
+
+/// One GPU's peaks, as in data/arch/<NAME>.yaml (schema of the reference's
+/// arch JSON: name, mem_bw_gbps, memory_gb, max_achievable_tflops).
+struct ArchSpec {
+  std::string Name;          // "MI300X"
+  std::string Source;        // "measured" or "datasheet"
+  double MemBwGBps = 0;      // HBM bandwidth, GB/s
+  double MemoryGB = 0;
+  /// Peak TFLOP/s keyed by compute spec: "matrix_bf16", "vector_fp32", ...
+  llvm::StringMap<double> MaxTflops;
+
+  /// Peak for a compute spec, nullopt when the file has none.
+  std::optional<double> peakTflops(llvm::StringRef ComputeSpec) const;
+};
+
+/// Parse an arch file (YAML, or the reference's JSON which is YAML too).
+llvm::Expected<ArchSpec> loadArchSpec(llvm::StringRef Path);
+
+/// Resolve --arch: a NAME among the shipped files (case-insensitive), a path
+/// to a .yaml/.json file. DataDir is <tool>/../share/tl.
+llvm::Expected<ArchSpec> resolveArchSpec(llvm::StringRef NameOrPath,
+                                         llvm::StringRef DataDir);
+
+/// Pick the shipped arch for a deviceProperties name ("NVIDIA H100 80GB HBM3",
+/// "AMD Instinct MI300X VF"); nullopt when nothing matches.
+std::optional<std::string> archNameForDevice(llvm::StringRef DeviceName);
+
+} // namespace tl
+
+#endif // TL_ANALYSIS_ARCHSPEC_H

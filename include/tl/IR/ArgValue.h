@@ -1,0 +1,68 @@
+//===- ArgValue.h - Compact JSON-like values for event args ----*- C++ -*-===//
+//
+// `args` of every event (and the trace's top-level keys) are stored in one
+// arena as a tree of nodes. ArgValue is a cheap, copyable view of one node.
+// Numbers keep both their integer form (when the JSON text was an integer)
+// and their correctly rounded double.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TL_IR_ARGVALUE_H
+#define TL_IR_ARGVALUE_H
+
+#include "llvm/ADT/StringRef.h"
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace tl {
+
+class ArgStore;
+
+class ArgValue {
+public:
+  enum class Type : uint8_t { Null, Bool, Int, Double, String, Array, Object };
+
+  ArgValue() = default;
+  ArgValue(const ArgStore *S, uint32_t Node) : S(S), Node(Node) {}
+
+  Type type() const;
+  bool isNull() const { return type() == Type::Null; }
+  bool isBool() const { return type() == Type::Bool; }
+  bool isInt() const { return type() == Type::Int; }
+  bool isDouble() const { return type() == Type::Double; }
+  bool isNumber() const { return isInt() || isDouble(); }
+  bool isString() const { return type() == Type::String; }
+  bool isArray() const { return type() == Type::Array; }
+  bool isObject() const { return type() == Type::Object; }
+
+  bool getBool() const;
+  int64_t getInt() const;       // Int (Double truncated)
+  double getDouble() const;     // Double or Int converted
+  llvm::StringRef getString() const;
+  /// Int if this is an integer (or an integral double), else nullopt.
+  std::optional<int64_t> asInt() const;
+  std::optional<double> asDouble() const;
+
+  /// Array elements or object members.
+  size_t size() const;
+  ArgValue operator[](size_t I) const;   // array element (Null if out of range)
+  llvm::StringRef keyAt(size_t I) const; // object member key
+  ArgValue valueAt(size_t I) const;      // object member value
+  /// Object member by key (Null when absent or not an object).
+  ArgValue get(llvm::StringRef Key) const;
+  bool has(llvm::StringRef Key) const { return !get(Key).isNull() || hasKey(Key); }
+  bool hasKey(llvm::StringRef Key) const;
+
+  /// JSON text of this value (compact, keys in original order).
+  std::string toJson() const;
+
+  explicit operator bool() const { return S != nullptr; }
+
+private:
+  const ArgStore *S = nullptr;
+  uint32_t Node = 0;
+};
+
+} // namespace tl
+
+#endif // TL_IR_ARGVALUE_H

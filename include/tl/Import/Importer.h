@@ -1,0 +1,37 @@
+//===- Importer.h - Lowering trace files into the IR -----------*- C++ -*-===//
+#ifndef TL_IMPORT_IMPORTER_H
+#define TL_IMPORT_IMPORTER_H
+
+#include "tl/IR/Trace.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <functional>
+
+namespace tl {
+
+struct ImportOptions {
+  /// Refuse traces with more events than this (0 = no limit).
+  uint64_t MaxEvents = 0;
+  /// Refuse traces whose uncompressed JSON is larger than this (0 = no limit).
+  uint64_t MaxBytes = 0;
+  /// Called now and then with the number of uncompressed bytes read so far.
+  std::function<void(uint64_t BytesRead)> Progress;
+};
+
+/// Import a Kineto / Chrome-trace JSON file (`.json` or `.json.gz`). Errors
+/// read "<file>: offset <N>: <what was expected>".
+llvm::Expected<Trace> importTrace(llvm::StringRef Path,
+                                  const ImportOptions &Opts = {});
+
+/// Import from memory (`Name` is used in diagnostics). Gzip is detected by
+/// its magic bytes.
+llvm::Expected<Trace> importTraceFromBuffer(llvm::StringRef Data,
+                                            llvm::StringRef Name,
+                                            const ImportOptions &Opts = {});
+
+} // namespace tl
+
+#endif // TL_IMPORT_IMPORTER_H

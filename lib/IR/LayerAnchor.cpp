@@ -1,0 +1,1 @@
+// Keeps the IR layer non-empty until it has sources of its own.

@@ -1,0 +1,1 @@
+// Keeps the Import layer non-empty until it has sources of its own.

@@ -1,0 +1,38 @@
+# lit configuration for tl's FileCheck suites (test/*) and the conformance suite.
+import os
+import lit.formats
+from lit.llvm import llvm_config  # noqa: F401  (keeps lit's LLVM helpers importable)
+
+config.name = "tl"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".test", ".json", ".yaml"]
+config.excludes = ["Inputs", "Unit", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py.in"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.tl_obj_root, "test")
+
+# Our tools first, then FileCheck/not/split-file from llvm-19-tools.
+config.environment["PATH"] = os.pathsep.join(
+    [config.tl_tools_dir, config.llvm_tools_dir, config.environment.get("PATH", "")])
+# Never let a developer's terminal settings leak into outputs.
+config.environment["TL_NO_PROGRESS"] = "1"
+config.environment.pop("TL_CONFIG", None)
+
+config.substitutions.append(("%tl-opt", os.path.join(config.tl_tools_dir, "tl-opt")))
+config.substitutions.append(("%tl-gen", os.path.join(config.tl_tools_dir, "tl-gen")))
+config.substitutions.append(("%tl-conform", os.path.join(config.tl_tools_dir, "tl-conform")))
+config.substitutions.append(("%plugindir", config.tl_plugin_dir))
+config.substitutions.append(("%tl_src", config.tl_src_root))
+config.substitutions.append(("%tl_obj", config.tl_obj_root))
+config.substitutions.append(("%shared", config.tl_shared_traces))
+config.substitutions.append(("%python", "python3"))
+
+# Real traces with reference outputs: tests needing them say REQUIRES: shared-traces
+# and report UNSUPPORTED when the folder is absent.
+if os.path.isdir(config.tl_shared_traces):
+    config.available_features.add("shared-traces")
+if not config.tl_sanitizer:
+    config.available_features.add("no-sanitizer")
+if "thread" in config.tl_sanitizer:
+    config.available_features.add("tsan")
+if "address" in config.tl_sanitizer:
+    config.available_features.add("asan")
