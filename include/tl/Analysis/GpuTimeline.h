@@ -1,0 +1,68 @@
+//===- GpuTimeline.h - GPU busy/idle/comm/memcpy decomposition -*- C++ -*-===//
+//
+// The eight metrics of the reference's gpu_timeline sheet (spec
+// tracelens-perf-report.md §3): interval unions over the linked GPU events
+// (all GPU events with AnalysisOptions::IncludeUnlinked), bucketed into
+// computation / communication / memcpy.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TL_ANALYSIS_GPUTIMELINE_H
+#define TL_ANALYSIS_GPUTIMELINE_H
+
+#include "tl/IR/Trace.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <utility>
+#include <vector>
+
+namespace tl {
+
+class AnalysisManager;
+
+/// Which bucket a GPU event counts in (spec §3.2). Memset is computation.
+enum class GpuBucket : uint8_t { Computation, Communication, Memcpy };
+GpuBucket gpuBucket(const Trace &T, EventId E);
+
+/// A half-open-looking [Start, End] interval in µs (touching ones merge).
+struct Interval {
+  double Start = 0, End = 0;
+};
+
+class GpuTimeline {
+public:
+  static constexpr llvm::StringLiteral Name = "gpu-timeline";
+  GpuTimeline(const Trace &T, AnalysisManager &AM);
+
+  /// All in µs.
+  double computationTime() const { return Computation; }
+  double exposedCommTime() const { return ExposedComm; }
+  double exposedMemcpyTime() const { return ExposedMemcpy; }
+  double busyTime() const { return Busy; }
+  double idleTime() const { return Total - Busy; }
+  double totalTime() const { return Total; }
+  double totalCommTime() const { return TotalComm; }
+  double totalMemcpyTime() const { return TotalMemcpy; }
+  /// Percent of totalTime() (0 when the total is 0).
+  double percent(double Us) const { return Total > 0 ? Us / Total * 100 : 0; }
+
+  /// False when the trace has no (linked) GPU events.
+  bool hasGpuEvents() const { return !Events.empty(); }
+  /// The events the timeline covers, in file order.
+  llvm::ArrayRef<EventId> events() const { return Events; }
+  /// Merged busy intervals per bucket and overall.
+  llvm::ArrayRef<Interval> merged(GpuBucket B) const;
+  llvm::ArrayRef<Interval> mergedAll() const { return All; }
+  /// First start and last end of the covered events.
+  double start() const { return Start; }
+  double end() const { return Start + Total; }
+
+private:
+  std::vector<EventId> Events;
+  std::vector<Interval> Comp, Comm, Copy, All;
+  double Computation = 0, ExposedComm = 0, ExposedMemcpy = 0, Busy = 0,
+         Total = 0, TotalComm = 0, TotalMemcpy = 0, Start = 0;
+};
+
+} // namespace tl
+
+#endif // TL_ANALYSIS_GPUTIMELINE_H

@@ -1,0 +1,88 @@
+//===- UnifiedPerfTable.h - One row per unique op with perf data -*- C++ -*-===//
+//
+// The reference's `unified_perf_summary` (spec tracelens-perf-report.md §6.7):
+// the ops that own GPU work (perf-modelled ops, sole backward ops of modelled
+// forwards, leaf launchers, synthetic ops), grouped by name, category, thread
+// and argument signature, with kernel-time and perf-model statistics. The
+// compute-tier passes and the fusion analysis read it; the CSV emitter prints
+// it.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TL_ANALYSIS_UNIFIEDPERFTABLE_H
+#define TL_ANALYSIS_UNIFIEDPERFTABLE_H
+
+#include "tl/IR/Trace.h"
+#include "llvm/ADT/ArrayRef.h"
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace tl {
+
+class AnalysisManager;
+
+/// pandas-style aggregate of one column over a group (population std as
+/// the reference prints it; nullopt when every value was missing).
+struct ColumnStats {
+  std::optional<double> Mean, Median, Std, Min, Max, Sum;
+};
+
+/// One entry of kernel_details_summary (spec §6.5).
+struct KernelStat {
+  std::string Name;
+  int64_t Stream = -1;
+  uint64_t Count = 0;
+  double TotalUs = 0, MeanUs = 0, MedianUs = 0, StdUs = 0, MinUs = 0,
+         MaxUs = 0;
+};
+
+struct UnifiedPerfRow {
+  // Group keys.
+  std::string Name;
+  std::string Category; // "op category" ("" when missing)
+  std::string ProcessName, ProcessLabel, ThreadName;
+  // Python-literal text, exactly as the reference CSV prints it.
+  std::string InputDims, InputType, InputStrides, ConcreteInputs;
+
+  uint64_t ExUid = 0; // UID of the first instance
+  uint64_t OperationCount = 0;
+  ColumnStats DurationUs; // CPU duration of the op
+  std::optional<double> Gflops, DataMovedMB, FlopsPerByte; // first
+  std::string ComputeSpec;                                 // "" when none
+  std::string RooflineBound; // COMPUTE_BOUND / MEMORY_BOUND / ""
+  std::optional<double> RooflineTimeUs;
+  ColumnStats PctRoofline;
+  ColumnStats TBs, TFLOPSs, KernelTimeUs;
+  std::vector<KernelStat> KernelDetails; // sorted as the reference sorts
+  /// perf_params as ordered (key, Python-literal value) pairs; nullopt = None.
+  std::optional<std::vector<std::pair<std::string, std::string>>> PerfParams;
+  bool HasPerfModel = false;
+  double Percentage = 0, CumulativePercentage = 0;
+  /// First `.py` frame of the call stack ("Not found" when none) and the
+  /// call stack text of the reference's call_stack_full column.
+  std::string EntryPoint;
+  std::string CallStackFull;
+  /// `nn.Module` frames above the first instance, outermost first.
+  std::vector<std::string> ModuleChain;
+  /// The op events of this group (synthetic ops: their launching event).
+  std::vector<EventId> Instances;
+  bool IsSynthetic = false;
+};
+
+class UnifiedPerfTable {
+public:
+  static constexpr llvm::StringLiteral Name = "unified-perf-table";
+  UnifiedPerfTable(const Trace &T, AnalysisManager &AM);
+
+  /// Rows sorted by Kernel Time (µs)_sum desc, then ExUid asc.
+  llvm::ArrayRef<UnifiedPerfRow> rows() const { return Rows; }
+
+private:
+  std::vector<UnifiedPerfRow> Rows;
+};
+
+} // namespace tl
+
+#endif // TL_ANALYSIS_UNIFIEDPERFTABLE_H
