@@ -2,6 +2,8 @@
 #ifndef TL_IR_PRINTER_H
 #define TL_IR_PRINTER_H
 
+#include <string>
+
 namespace llvm {
 class raw_ostream;
 }
@@ -14,6 +16,8 @@ void printTrace(const Trace &T, llvm::raw_ostream &OS);
 /// Counts per kind, linked GPU events, streams, threads, devices
 /// (--print-ir=summary).
 void printTraceSummary(const Trace &T, llvm::raw_ostream &OS);
+/// Shortest decimal text that reads back to exactly D ("1.5", "3.0", "1e+300").
+std::string formatDouble(double D);
 } // namespace tl
 
 #endif // TL_IR_PRINTER_H

@@ -79,8 +79,8 @@ public:
   Trace &operator=(const Trace &) = delete;
 
   //===--- Events -------------------------------------------------------===//
-  /// Number of stored events (complete events and instants; flows and
-  /// metadata are consumed at import).
+  /// Number of stored events (complete `X` events; flows and metadata are
+  /// consumed at import, instants and other phases are only counted).
   size_t size() const;
   EventKind kind(EventId E) const;
   /// Position in `traceEvents` counting every entry (the reference's UID).
@@ -133,6 +133,8 @@ public:
   llvm::ArrayRef<EventId> cpuRoots() const;
   /// True when a runtime event launched this GPU event.
   bool isLinked(EventId E) const;
+  /// True for a host event the bleed rule (spec 2.4b) kept out of the tree.
+  bool isDroppedFromTree(EventId E) const;
   /// Every GPU event in E's subtree (the reference's `gpu_events`). For a
   /// runtime event, the GPU events it launched.
   llvm::ArrayRef<EventId> subtreeGpuEvents(EventId E) const;
