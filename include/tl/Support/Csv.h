@@ -1,0 +1,38 @@
+//===- Csv.h - CSV writer (pandas to_csv rules) and reader -----*- C++ -*-===//
+#ifndef TL_SUPPORT_CSV_H
+#define TL_SUPPORT_CSV_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <string>
+#include <vector>
+
+namespace tl {
+
+/// Quote a field like Python's csv.QUOTE_MINIMAL: only when it contains
+/// ',', '"', '\n' or '\r'; embedded quotes are doubled.
+std::string csvQuote(llvm::StringRef Field);
+
+/// Writes rows terminated by "\n" (pandas to_csv default).
+class CsvWriter {
+public:
+  explicit CsvWriter(llvm::raw_ostream &OS) : OS(OS) {}
+  void writeRow(llvm::ArrayRef<std::string> Fields);
+
+private:
+  llvm::raw_ostream &OS;
+};
+
+using CsvRow = std::vector<std::string>;
+
+/// Parse CSV text (RFC 4180 style: quoted fields may hold commas, doubled
+/// quotes and newlines). Accepts "\n" and "\r\n" line ends. A final line
+/// without terminator counts; a trailing empty line does not.
+llvm::Expected<std::vector<CsvRow>> parseCsv(llvm::StringRef Text);
+
+} // namespace tl
+
+#endif // TL_SUPPORT_CSV_H

@@ -1,0 +1,80 @@
+//===- PyValue.h - Python-like value for report cells ---------*- C++ -*-===//
+//
+// The reference writes raw Python objects into CSV/JSON cells (ints, floats,
+// tuples, lists, dicts, strings, None). PyValue models exactly those so that
+// str()/repr() text can be reproduced byte for byte.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TL_SUPPORT_PYVALUE_H
+#define TL_SUPPORT_PYVALUE_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace tl {
+
+class PyValue {
+public:
+  enum class Kind { None, Bool, Int, Float, Str, Tuple, List, Dict };
+
+  PyValue() = default; // None
+  static PyValue none() { return PyValue(); }
+  static PyValue boolean(bool B);
+  static PyValue integer(int64_t I);
+  static PyValue real(double D);
+  static PyValue str(llvm::StringRef S);
+  static PyValue tuple(std::vector<PyValue> Elems);
+  static PyValue list(std::vector<PyValue> Elems);
+  /// Dict with string keys, in insertion order.
+  static PyValue dict(std::vector<std::pair<std::string, PyValue>> Items);
+  /// Tuple of ints, the usual shape representation.
+  static PyValue intTuple(llvm::ArrayRef<int64_t> Elems);
+
+  Kind kind() const { return K; }
+  bool isNone() const { return K == Kind::None; }
+  bool isNumber() const {
+    return K == Kind::Int || K == Kind::Float || K == Kind::Bool;
+  }
+  bool getBool() const { return I != 0; }
+  int64_t getInt() const { return I; }
+  double getFloat() const { return D; }
+  /// Int, bool or float as a double.
+  double asDouble() const;
+  const std::string &getStr() const { return S; }
+  const std::vector<PyValue> &elems() const { return Elems; }
+  const std::vector<std::pair<std::string, PyValue>> &items() const {
+    return Items;
+  }
+
+  /// Python truthiness.
+  bool truthy() const;
+
+  friend bool operator==(const PyValue &A, const PyValue &B);
+  friend bool operator!=(const PyValue &A, const PyValue &B) {
+    return !(A == B);
+  }
+
+private:
+  Kind K = Kind::None;
+  int64_t I = 0;
+  double D = 0;
+  std::string S;
+  std::vector<PyValue> Elems;
+  std::vector<std::pair<std::string, PyValue>> Items;
+};
+
+bool operator==(const PyValue &A, const PyValue &B);
+
+/// Python repr(): strings quoted.
+std::string pyRepr(const PyValue &V);
+/// Python str(): like repr() except a top-level string prints bare.
+std::string pyStr(const PyValue &V);
+
+} // namespace tl
+
+#endif // TL_SUPPORT_PYVALUE_H

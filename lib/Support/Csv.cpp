@@ -1,0 +1,90 @@
+//===- Csv.cpp - CSV writer (pandas to_csv rules) and reader ----------------===//
+#include "tl/Support/Csv.h"
+
+using namespace tl;
+
+std::string tl::csvQuote(llvm::StringRef Field) {
+  if (Field.find_first_of(",\"\n\r") == llvm::StringRef::npos)
+    return Field.str();
+  std::string Out = "\"";
+  for (char C : Field) {
+    if (C == '"')
+      Out += '"';
+    Out += C;
+  }
+  Out += '"';
+  return Out;
+}
+
+void CsvWriter::writeRow(llvm::ArrayRef<std::string> Fields) {
+  // Python's csv module quotes a lone empty field so the row is not blank.
+  if (Fields.size() == 1 && Fields[0].empty()) {
+    OS << "\"\"\n";
+    return;
+  }
+  for (size_t I = 0; I < Fields.size(); ++I) {
+    if (I)
+      OS << ',';
+    OS << csvQuote(Fields[I]);
+  }
+  OS << '\n';
+}
+
+llvm::Expected<std::vector<CsvRow>> tl::parseCsv(llvm::StringRef Text) {
+  std::vector<CsvRow> Rows;
+  CsvRow Row;
+  std::string Field;
+  bool InQuotes = false, RowStarted = false;
+  size_t QuoteStart = 0;
+  for (size_t I = 0, N = Text.size(); I < N; ++I) {
+    char C = Text[I];
+    if (InQuotes) {
+      if (C == '"') {
+        if (I + 1 < N && Text[I + 1] == '"') {
+          Field += '"';
+          ++I;
+        } else {
+          InQuotes = false;
+        }
+      } else {
+        Field += C;
+      }
+      continue;
+    }
+    switch (C) {
+    case '"':
+      InQuotes = true;
+      QuoteStart = I;
+      RowStarted = true;
+      break;
+    case ',':
+      Row.push_back(std::move(Field));
+      Field.clear();
+      RowStarted = true;
+      break;
+    case '\r':
+      if (I + 1 < N && Text[I + 1] == '\n')
+        break; // handled by '\n'
+      [[fallthrough]];
+    case '\n':
+      Row.push_back(std::move(Field));
+      Field.clear();
+      Rows.push_back(std::move(Row));
+      Row.clear();
+      RowStarted = false;
+      break;
+    default:
+      Field += C;
+      RowStarted = true;
+    }
+  }
+  if (InQuotes)
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "offset %zu: unterminated quoted field",
+                                   QuoteStart);
+  if (RowStarted) {
+    Row.push_back(std::move(Field));
+    Rows.push_back(std::move(Row));
+  }
+  return Rows;
+}

@@ -1,0 +1,55 @@
+//===- Intervals.cpp - interval unions for GPU busy time --------------------===//
+#include "tl/Support/Intervals.h"
+
+#include <algorithm>
+
+using namespace tl;
+
+std::vector<Interval> tl::mergeIntervals(std::vector<Interval> I) {
+  std::stable_sort(I.begin(), I.end(), [](const Interval &A, const Interval &B) {
+    return A.Start < B.Start;
+  });
+  std::vector<Interval> Out;
+  for (const Interval &X : I) {
+    if (!Out.empty() && X.Start <= Out.back().End)
+      Out.back().End = std::max(Out.back().End, X.End);
+    else
+      Out.push_back(X);
+  }
+  return Out;
+}
+
+std::vector<Interval> tl::subtractIntervals(const std::vector<Interval> &A,
+                                            const std::vector<Interval> &B) {
+  std::vector<Interval> Out;
+  size_t J = 0;
+  for (const Interval &BI : B) {
+    double Cur = BI.Start;
+    // Skip A intervals that end before this B interval starts.
+    while (J < A.size() && A[J].End <= BI.Start)
+      ++J;
+    size_t K = J;
+    while (K < A.size() && A[K].Start < BI.End) {
+      if (A[K].Start > Cur)
+        Out.push_back({Cur, A[K].Start});
+      Cur = std::max(Cur, A[K].End);
+      if (Cur >= BI.End)
+        break;
+      ++K;
+    }
+    if (Cur < BI.End)
+      Out.push_back({Cur, BI.End});
+  }
+  return Out;
+}
+
+double tl::totalLength(const std::vector<Interval> &S) {
+  double Sum = 0;
+  for (const Interval &X : S)
+    Sum += X.End - X.Start;
+  return Sum;
+}
+
+double tl::busyTime(std::vector<Interval> I) {
+  return totalLength(mergeIntervals(std::move(I)));
+}

@@ -1,0 +1,93 @@
+//===- PyFormatTest.cpp - Python repr/round/str parity --------------------===//
+// Expected strings were produced by python3 (CPython 3.11) on this machine.
+#include "tl/Support/PyFormat.h"
+#include "tl/Support/PyValue.h"
+
+#include "gtest/gtest.h"
+
+#include <cmath>
+#include <limits>
+
+using namespace tl;
+
+TEST(PyFormat, FloatRepr) {
+  EXPECT_EQ(pyRepr(1e-05), "1e-05");
+  EXPECT_EQ(pyRepr(1.2e16), "1.2e+16");
+  EXPECT_EQ(pyRepr(0.0001), "0.0001");
+  EXPECT_EQ(pyRepr(123456789012345.6), "123456789012345.6");
+  EXPECT_EQ(pyRepr(1e16), "1e+16");
+  EXPECT_EQ(pyRepr(9999999999999998.0), "9999999999999998.0");
+  EXPECT_EQ(pyRepr(0.1 + 0.2), "0.30000000000000004");
+  EXPECT_EQ(pyRepr(-0.0), "-0.0");
+  EXPECT_EQ(pyRepr(5e-324), "5e-324");
+  EXPECT_EQ(pyRepr(1.7976931348623157e308), "1.7976931348623157e+308");
+  EXPECT_EQ(pyRepr(100.0), "100.0");
+  EXPECT_EQ(pyRepr(692.7688414567059), "692.7688414567059");
+  EXPECT_EQ(pyRepr(std::nan("")), "nan");
+  EXPECT_EQ(pyRepr(-std::numeric_limits<double>::infinity()), "-inf");
+}
+
+TEST(PyFormat, Round) {
+  // round(2.675, 2) == 2.67: 2.675 is 2.67499999... in binary.
+  EXPECT_EQ(pyRound(2.675, 2), 2.67);
+  // 0.125 and 0.375 are exact ties: half-to-even.
+  EXPECT_EQ(pyRound(0.125, 2), 0.12);
+  EXPECT_EQ(pyRound(0.375, 2), 0.38);
+  EXPECT_EQ(pyRound(-0.125, 2), -0.12);
+  EXPECT_EQ(pyRound(1234.5, -1), 1230.0);
+  EXPECT_EQ(pyRound(1350.0, -2), 1400.0);
+  EXPECT_EQ(pyRound(1250.0, -2), 1200.0);
+  EXPECT_EQ(pyRound(0.0001234567, 6), 0.000123);
+  EXPECT_EQ(pyRound(1.0000000000000002, 15), 1.0);
+  EXPECT_EQ(pyRoundInt(2.5), 2.0);
+  EXPECT_EQ(pyRoundInt(3.5), 4.0);
+  EXPECT_TRUE(std::signbit(pyRound(-0.001, 2)));
+}
+
+TEST(PyFormat, StringRepr) {
+  EXPECT_EQ(pyReprString("a'b"), "\"a'b\"");
+  EXPECT_EQ(pyReprString("a\"b"), "'a\"b'");
+  EXPECT_EQ(pyReprString("a'b\"c"), "'a\\'b\"c'");
+  EXPECT_EQ(pyReprString("x\\y\n\t\r\x01"), "'x\\\\y\\n\\t\\r\\x01'");
+  EXPECT_EQ(pyReprString("\xc2\xb5s"), "'\xc2\xb5s'"); // 'µs'
+  EXPECT_EQ(pyReprString("\xc2\xa0"), "'\\xa0'");     // NBSP
+}
+
+TEST(PyFormat, Containers) {
+  EXPECT_EQ(pyRepr(PyValue::intTuple({5})), "(5,)");
+  EXPECT_EQ(pyRepr(PyValue::tuple({})), "()");
+  EXPECT_EQ(pyRepr(PyValue::intTuple({1, 2})), "(1, 2)");
+  EXPECT_EQ(pyRepr(PyValue::list({PyValue::integer(1), PyValue::integer(2)})),
+            "[1, 2]");
+  PyValue D = PyValue::dict(
+      {{"k", PyValue::tuple({PyValue::integer(1), PyValue::real(2.0)})},
+       {"n", PyValue::none()},
+       {"t", PyValue::boolean(true)}});
+  EXPECT_EQ(pyRepr(D), "{'k': (1, 2.0), 'n': None, 't': True}");
+  EXPECT_EQ(pyStr(PyValue::str("c10::BFloat16")), "c10::BFloat16");
+  EXPECT_EQ(pyStr(PyValue::tuple({PyValue::str("c10::BFloat16"),
+                                  PyValue::str("c10::BFloat16")})),
+            "('c10::BFloat16', 'c10::BFloat16')");
+  // Nested lists (Input Dims style).
+  PyValue Dims = PyValue::list(
+      {PyValue::list({PyValue::integer(8944), PyValue::integer(1024)}),
+       PyValue::list({}), PyValue::list({PyValue::list({PyValue::integer(3)})})});
+  EXPECT_EQ(pyRepr(Dims), "[[8944, 1024], [], [[3]]]");
+}
+
+TEST(PyFormat, DeepNestingDoesNotRecurse) {
+  PyValue V = PyValue::integer(0);
+  for (int I = 0; I < 1000; ++I)
+    V = PyValue::list({std::move(V)});
+  std::string S = pyRepr(V);
+  EXPECT_EQ(S.size(), 1000u * 2 + 1);
+}
+
+TEST(PyFormat, Json) {
+  // json.dumps([1.0, 1e-05, 3, nan, inf]) == '[1.0, 1e-05, 3, NaN, Infinity]'
+  EXPECT_EQ(jsonNumber(1.0), "1.0");
+  EXPECT_EQ(jsonNumber(1e-05), "1e-05");
+  EXPECT_EQ(jsonNumber(int64_t(3)), "3");
+  EXPECT_EQ(jsonNumber(std::nan("")), "NaN");
+  EXPECT_EQ(jsonNumber(std::numeric_limits<double>::infinity()), "Infinity");
+}
