@@ -94,6 +94,8 @@ static void printEventLine(const Trace &T, EventId E, llvm::raw_ostream &OS) {
   }
   if (T.isDroppedFromTree(E))
     OS << " dropped";
+  if (T.isBleedPlaced(E))
+    OS << " bleed";
 }
 
 void tl::printTrace(const Trace &T, llvm::raw_ostream &OS) {

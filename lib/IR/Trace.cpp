@@ -174,3 +174,7 @@ const StringPool &Trace::strings() const { return S->Strings; }
 bool Trace::isDroppedFromTree(EventId E) const {
   return std::binary_search(S->Dropped.begin(), S->Dropped.end(), E);
 }
+
+bool Trace::isBleedPlaced(EventId E) const {
+  return std::binary_search(S->BleedPlaced.begin(), S->BleedPlaced.end(), E);
+}

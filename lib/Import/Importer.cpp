@@ -1,13 +1,651 @@
-//===- Importer.cpp - Kineto JSON importer (placeholder) ------------------===//
+//===- Importer.cpp - Streaming Kineto JSON importer ----------------------===//
+//
+// One RapidJSON SAX pass (iterative, full-precision doubles, UTF-8 checked)
+// fills the Trace's columns directly; flows and metadata are kept aside and
+// consumed by buildStructure(). No DOM is built and no event allocates on
+// the heap: names are interned, args go to the shared ArgStore arena.
+//
+//===----------------------------------------------------------------------===//
 #include "tl/Import/Importer.h"
+#include "ImportInternal.h"
+#include "InputStream.h"
+
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <rapidjson/reader.h>
+
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+
 using namespace tl;
+
+void ImportState::warn(Trace::Storage &S, std::string Msg) {
+  ++WarningCount;
+  if (S.Stats.Warnings.size() < 50)
+    S.Stats.Warnings.push_back(std::move(Msg));
+}
+
+static std::tuple<int64_t, int64_t, unsigned> trackKey(const TrackPart &P,
+                                                       const TrackPart &T) {
+  return {P.IsString ? int64_t(P.Str) : P.Int,
+          T.IsString ? int64_t(T.Str) : T.Int,
+          unsigned(P.IsString) | unsigned(T.IsString) << 1 | 4u};
+}
+
+TrackId ImportState::getOrAddTrack(Trace::Storage &S, const TrackPart &Pid,
+                                   const TrackPart &Tid) {
+  auto [It, Inserted] =
+      TrackIndex.try_emplace(trackKey(Pid, Tid), TrackId(S.Tracks.size()));
+  if (Inserted) {
+    Track T;
+    T.Pid = Pid;
+    T.Tid = Tid;
+    S.Tracks.push_back(T);
+  }
+  return It->second;
+}
+
+TrackId ImportState::findTrack(const TrackPart &Pid,
+                               const TrackPart &Tid) const {
+  auto It = TrackIndex.find(trackKey(Pid, Tid));
+  return It == TrackIndex.end() ? ~0u : It->second;
+}
+
+namespace {
+
+/// A JSON scalar as delivered by the SAX reader.
+struct Scalar {
+  enum Kind { Null, Bool, Int, Double, String } K;
+  int64_t I;
+  double D;
+  llvm::StringRef S;
+  Scalar(Kind K, int64_t I = 0, double D = 0) : K(K), I(I), D(D) {}
+};
+
+enum class Field : uint8_t { Ph, Name, Cat, Ts, Dur, Pid, Tid, Id, Args, Other };
+
+class KinetoHandler {
+public:
+  KinetoHandler(Trace::Storage &S, ImportState &State, InputStream &In,
+                const ImportOptions &Opts)
+      : S(S), State(State), In(In), Opts(Opts), ArgB(S.Args), TopB(S.Args) {}
+
+  // RapidJSON handler interface.
+  bool Null() { return scalar({Scalar::Null}); }
+  bool Bool(bool B) { return scalar({Scalar::Bool, B}); }
+  bool Int(int V) { return scalar({Scalar::Int, V}); }
+  bool Uint(unsigned V) { return scalar({Scalar::Int, int64_t(V)}); }
+  bool Int64(int64_t V) { return scalar({Scalar::Int, V}); }
+  bool Uint64(uint64_t V) {
+    if (V <= uint64_t(INT64_MAX))
+      return scalar({Scalar::Int, int64_t(V)});
+    return scalar({Scalar::Double, 0, double(V)});
+  }
+  bool Double(double V) { return scalar({Scalar::Double, 0, V}); }
+  bool RawNumber(const char *, rapidjson::SizeType, bool) { return true; }
+  bool String(const char *Str, rapidjson::SizeType Len, bool) {
+    Scalar V{Scalar::String};
+    V.S = llvm::StringRef(Str, Len);
+    return scalar(V);
+  }
+  bool StartObject() { return start(true); }
+  bool StartArray() { return start(false); }
+  bool EndObject(rapidjson::SizeType) { return end(); }
+  bool EndArray(rapidjson::SizeType) { return end(); }
+  bool Key(const char *Str, rapidjson::SizeType Len, bool) {
+    return key(llvm::StringRef(Str, Len));
+  }
+
+  bool sawTraceEvents() const { return SeenEvents; }
+  const std::string &error() const { return Err; }
+  uint64_t errorOffset() const { return ErrOffset; }
+
+private:
+  enum class Mode : uint8_t {
+    Root,      // expecting the top-level object
+    TopKey,    // inside the top-level object, expecting a key
+    TopValue,  // building a non-traceEvents top-level value
+    EventsOpen,// after "traceEvents", expecting '['
+    InEvents,  // inside traceEvents, expecting an event object
+    EvKey,     // inside an event, expecting a key
+    EvField,   // expecting the value of a known event field
+    ArgsValue, // building an event's args
+    Skip,      // skipping an unknown event field
+    Done,
+  };
+
+  bool fail(const llvm::Twine &What) {
+    Err = What.str();
+    ErrOffset = In.Tell();
+    return false;
+  }
+
+  static llvm::StringRef fieldName(Field F) {
+    switch (F) {
+    case Field::Ph: return "ph";
+    case Field::Name: return "name";
+    case Field::Cat: return "cat";
+    case Field::Ts: return "ts";
+    case Field::Dur: return "dur";
+    case Field::Pid: return "pid";
+    case Field::Tid: return "tid";
+    case Field::Id: return "id";
+    case Field::Args: return "args";
+    case Field::Other: return "?";
+    }
+    return "?";
+  }
+
+  static void addTo(ArgBuilder &B, StringPool &P, const Scalar &V) {
+    switch (V.K) {
+    case Scalar::Null: B.null(); break;
+    case Scalar::Bool: B.boolean(V.I != 0); break;
+    case Scalar::Int: B.integer(V.I); break;
+    case Scalar::Double: B.real(V.D); break;
+    case Scalar::String: B.string(P.intern(V.S)); break;
+    }
+  }
+
+  bool scalar(const Scalar &V) {
+    switch (M) {
+    case Mode::Root:
+      return fail("expected a JSON object at the top level");
+    case Mode::TopValue:
+      addTo(TopB, S.Strings, V);
+      if (TopB.depth() == 1)
+        M = Mode::TopKey;
+      return true;
+    case Mode::EventsOpen:
+      return fail("expected an array for \"traceEvents\"");
+    case Mode::InEvents:
+      return fail("expected an object for each entry of \"traceEvents\"");
+    case Mode::EvField:
+      M = Mode::EvKey;
+      return setField(V);
+    case Mode::ArgsValue:
+      addTo(ArgB, S.Strings, V);
+      if (ArgB.depth() == 0) {
+        CurArgs = ArgB.finish();
+        M = Mode::EvKey;
+      }
+      return true;
+    case Mode::Skip:
+      if (SkipDepth == 0)
+        M = Mode::EvKey;
+      return true;
+    default:
+      return fail("unexpected value");
+    }
+  }
+
+  bool start(bool IsObject) {
+    switch (M) {
+    case Mode::Root:
+      if (!IsObject)
+        return fail("expected a JSON object at the top level");
+      TopB.startContainer(true);
+      M = Mode::TopKey;
+      return true;
+    case Mode::TopValue:
+      TopB.startContainer(IsObject);
+      return true;
+    case Mode::EventsOpen:
+      if (IsObject)
+        return fail("expected an array for \"traceEvents\"");
+      M = Mode::InEvents;
+      return true;
+    case Mode::InEvents:
+      if (!IsObject)
+        return fail("expected an object for each entry of \"traceEvents\"");
+      beginEvent();
+      M = Mode::EvKey;
+      return true;
+    case Mode::EvField:
+      if (CurField != Field::Args)
+        return fail("expected a " + expectedType(CurField) + " for \"" +
+                    fieldName(CurField) + "\"");
+      ArgB.startContainer(IsObject);
+      M = Mode::ArgsValue;
+      return true;
+    case Mode::ArgsValue:
+      ArgB.startContainer(IsObject);
+      return true;
+    case Mode::Skip:
+      ++SkipDepth;
+      return true;
+    default:
+      return fail("unexpected value");
+    }
+  }
+
+  bool end() {
+    switch (M) {
+    case Mode::TopKey:
+      TopB.endContainer();
+      S.TopLevel = TopB.finish();
+      M = Mode::Done;
+      return true;
+    case Mode::TopValue:
+      TopB.endContainer();
+      if (TopB.depth() == 1)
+        M = Mode::TopKey;
+      return true;
+    case Mode::InEvents:
+      M = Mode::TopKey;
+      return true;
+    case Mode::EvKey:
+      M = Mode::InEvents;
+      return endEvent();
+    case Mode::ArgsValue:
+      ArgB.endContainer();
+      if (ArgB.depth() == 0) {
+        CurArgs = ArgB.finish();
+        M = Mode::EvKey;
+      }
+      return true;
+    case Mode::Skip:
+      if (--SkipDepth == 0)
+        M = Mode::EvKey;
+      return true;
+    default:
+      return fail("unexpected end of container");
+    }
+  }
+
+  bool key(llvm::StringRef K) {
+    switch (M) {
+    case Mode::TopKey:
+      if (K == "traceEvents") {
+        if (SeenEvents)
+          return fail("expected a single \"traceEvents\" key (duplicate)");
+        SeenEvents = true;
+        M = Mode::EventsOpen;
+        return true;
+      }
+      TopB.key(S.Strings.intern(K));
+      M = Mode::TopValue;
+      return true;
+    case Mode::TopValue:
+      TopB.key(S.Strings.intern(K));
+      return true;
+    case Mode::EvKey:
+      CurField = llvm::StringSwitch<Field>(K)
+                     .Case("ph", Field::Ph)
+                     .Case("name", Field::Name)
+                     .Case("cat", Field::Cat)
+                     .Case("ts", Field::Ts)
+                     .Case("dur", Field::Dur)
+                     .Case("pid", Field::Pid)
+                     .Case("tid", Field::Tid)
+                     .Case("id", Field::Id)
+                     .Case("args", Field::Args)
+                     .Default(Field::Other);
+      if (CurField == Field::Other) {
+        SkipDepth = 0;
+        M = Mode::Skip;
+      } else {
+        M = Mode::EvField;
+      }
+      return true;
+    case Mode::ArgsValue:
+      ArgB.key(S.Strings.intern(K));
+      return true;
+    case Mode::Skip:
+      return true;
+    default:
+      return fail("unexpected key");
+    }
+  }
+
+  static std::string expectedType(Field F) {
+    switch (F) {
+    case Field::Ts:
+    case Field::Dur:
+      return "number";
+    case Field::Pid:
+    case Field::Tid:
+    case Field::Id:
+      return "integer or a string";
+    default:
+      return "string";
+    }
+  }
+
+  void beginEvent() {
+    HasPh = HasName = HasCat = HasTs = HasDur = HasId = false;
+    Pid = Tid = TrackPart();
+    CurArgs = 0;
+    ArgMark = S.Args.Nodes.size();
+    Name.clear();
+    Cat.clear();
+  }
+
+  bool setField(const Scalar &V) {
+    if (V.K == Scalar::Null)
+      return true; // null = absent
+    switch (CurField) {
+    case Field::Ph:
+    case Field::Name:
+    case Field::Cat:
+      if (V.K != Scalar::String)
+        return fail("expected a string for \"" + fieldName(CurField) + "\"");
+      if (CurField == Field::Ph) {
+        Ph = V.S.size() == 1 ? V.S[0] : '?';
+        HasPh = true;
+      } else if (CurField == Field::Name) {
+        Name.assign(V.S.data(), V.S.size());
+        HasName = true;
+      } else {
+        Cat.assign(V.S.data(), V.S.size());
+        HasCat = true;
+      }
+      return true;
+    case Field::Ts:
+    case Field::Dur: {
+      if (V.K != Scalar::Int && V.K != Scalar::Double)
+        return fail("expected a number for \"" + fieldName(CurField) + "\"");
+      double D = V.K == Scalar::Int ? double(V.I) : V.D;
+      if (CurField == Field::Ts) {
+        Ts = D;
+        HasTs = true;
+      } else {
+        Dur = D;
+        HasDur = true;
+      }
+      return true;
+    }
+    case Field::Pid:
+    case Field::Tid:
+    case Field::Id: {
+      TrackPart P;
+      if (V.K == Scalar::Int) {
+        P.Int = V.I;
+      } else if (V.K == Scalar::Double && std::trunc(V.D) == V.D &&
+                 std::fabs(V.D) < 9.2e18) {
+        P.Int = int64_t(V.D);
+      } else if (V.K == Scalar::String) {
+        if (CurField == Field::Id) {
+          // Flow ids are integers; accept their decimal or hex text.
+          if (V.S.getAsInteger(0, P.Int))
+            return true; // not a number: the flow is ignored
+        } else {
+          P.IsString = true;
+          P.Str = S.Strings.intern(V.S);
+        }
+      } else {
+        return fail("expected an integer or a string for \"" +
+                    fieldName(CurField) + "\"");
+      }
+      if (CurField == Field::Pid)
+        Pid = P;
+      else if (CurField == Field::Tid)
+        Tid = P;
+      else {
+        FlowId = P.Int;
+        HasId = true;
+      }
+      return true;
+    }
+    case Field::Args: // a scalar args value: keep it as is
+      addTo(ArgB, S.Strings, V);
+      CurArgs = ArgB.finish();
+      return true;
+    case Field::Other:
+      return true;
+    }
+    return true;
+  }
+
+  std::string where() const {
+    return "event " + std::to_string(S.Stats.TotalEntries) + ": ";
+  }
+
+  void dropArgs() { S.Args.Nodes.resize(ArgMark); }
+
+  bool endEvent() {
+    uint64_t Uid = S.Stats.TotalEntries++;
+    if (Uid >= UINT32_MAX)
+      return fail("expected fewer than 2^32 trace events");
+    if (!HasPh) {
+      ++S.Stats.OtherPhases;
+      State.warn(S, where() + "no \"ph\"; ignored");
+      dropArgs();
+      return true;
+    }
+    switch (Ph) {
+    case 'X':
+      return addComplete(Uid);
+    case 's':
+    case 'f':
+    case 't': {
+      ++S.Stats.FlowEvents;
+      dropArgs();
+      if (Ph != 't' && HasCat && (Cat == "ac2g" || Cat == "async_cpu_to_gpu")) {
+        if (!HasId) {
+          State.warn(S, where() + "flow without an integer \"id\"; ignored");
+          return true;
+        }
+        State.Flows.push_back({FlowId, Pid, Tid, Ph == 's'});
+      }
+      return true;
+    }
+    case 'M':
+      ++S.Stats.MetadataEvents;
+      addMetadata();
+      dropArgs();
+      return true;
+    case 'i':
+    case 'I':
+      ++S.Stats.InstantEvents;
+      dropArgs();
+      return true;
+    default:
+      ++S.Stats.OtherPhases;
+      dropArgs();
+      return true;
+    }
+  }
+
+  void addMetadata() {
+    MetaRecord::KeyKind K;
+    const char *ArgKey;
+    if (Name == "process_name") {
+      K = MetaRecord::ProcessName;
+      ArgKey = "name";
+    } else if (Name == "process_labels") {
+      K = MetaRecord::ProcessLabels;
+      ArgKey = "labels";
+    } else if (Name == "thread_name") {
+      K = MetaRecord::ThreadName;
+      ArgKey = "name";
+    } else {
+      return; // sort indices and unknown names carry nothing we use
+    }
+    ArgValue V = S.Args.value(CurArgs).get(ArgKey);
+    StrId Val = V.isString() ? S.Strings.intern(V.getString())
+                             : S.Strings.intern(V.toJson());
+    State.Meta.push_back({Pid, Tid, K, Val});
+  }
+
+  static EventKind kindOf(llvm::StringRef Cat) {
+    return llvm::StringSwitch<EventKind>(Cat)
+        .Case("cpu_op", EventKind::CpuOp)
+        .Case("python_function", EventKind::PythonFunction)
+        .Case("user_annotation", EventKind::UserAnnotation)
+        .Case("gpu_user_annotation", EventKind::GpuUserAnnotation)
+        .Case("cuda_runtime", EventKind::Runtime)
+        .Case("cuda_driver", EventKind::Driver)
+        .Case("kernel", EventKind::Kernel)
+        .Case("gpu_memcpy", EventKind::Memcpy)
+        .Case("gpu_memset", EventKind::Memset)
+        .Default(EventKind::Other);
+  }
+
+  bool addComplete(uint64_t Uid) {
+    ++S.Stats.CompleteEvents;
+    if (!HasTs || !HasDur) {
+      State.warn(S, where() + "complete event without \"" +
+                        (HasTs ? "dur" : "ts") + "\"; ignored");
+      dropArgs();
+      return true;
+    }
+    if (!HasName)
+      State.warn(S, where() + "complete event without \"name\"");
+    if (Dur < 0) {
+      State.warn(S, where() + "negative \"dur\" " + std::to_string(Dur) +
+                        " clamped to 0");
+      Dur = 0;
+    }
+    if (Opts.MaxEvents && S.size() >= Opts.MaxEvents)
+      return fail("expected at most " + std::to_string(Opts.MaxEvents) +
+                  " events (event limit)");
+    EventId E = EventId(S.size());
+    EventKind K = HasCat ? kindOf(Cat) : EventKind::Other;
+    S.Kind.push_back(K);
+    S.Uid.push_back(uint32_t(Uid));
+    S.Name.push_back(S.Strings.intern(Name));
+    S.Cat.push_back(HasCat ? S.Strings.intern(Cat) : 0);
+    S.Ts.push_back(Ts);
+    S.Dur.push_back(Dur);
+    if (!(Pid == LastPid && Tid == LastTid) || LastTrack == ~0u) {
+      LastTrack = State.getOrAddTrack(S, Pid, Tid);
+      LastPid = Pid;
+      LastTid = Tid;
+    }
+    S.TrackOf.push_back(LastTrack);
+    S.ArgsNode.push_back(CurArgs);
+    S.ByKind[unsigned(K)].push_back(E);
+    if (isGpuKind(K))
+      S.Gpu.push_back(E);
+    return true;
+  }
+
+  Trace::Storage &S;
+  ImportState &State;
+  InputStream &In;
+  const ImportOptions &Opts;
+  ArgBuilder ArgB, TopB;
+  Mode M = Mode::Root;
+  Field CurField = Field::Other;
+  uint32_t SkipDepth = 0;
+  bool SeenEvents = false;
+
+  // The event being parsed.
+  bool HasPh, HasName, HasCat, HasTs, HasDur, HasId;
+  char Ph = 0;
+  std::string Name, Cat;
+  double Ts = 0, Dur = 0;
+  TrackPart Pid, Tid;
+  int64_t FlowId = 0;
+  uint32_t CurArgs = 0;
+  size_t ArgMark = 0;
+  TrackPart LastPid, LastTid;
+  TrackId LastTrack = ~0u;
+
+  std::string Err;
+  uint64_t ErrOffset = 0;
+};
+
+} // namespace
+
+static const char *parseErrorText(rapidjson::ParseErrorCode C) {
+  using namespace rapidjson;
+  switch (C) {
+  case kParseErrorDocumentEmpty:
+    return "expected a JSON value (the input is empty)";
+  case kParseErrorDocumentRootNotSingular:
+    return "expected the end of the input after the top-level value";
+  case kParseErrorValueInvalid:
+    return "expected a JSON value";
+  case kParseErrorObjectMissName:
+    return "expected a string key in the object";
+  case kParseErrorObjectMissColon:
+    return "expected ':' after the object key";
+  case kParseErrorObjectMissCommaOrCurlyBracket:
+    return "expected ',' or '}' in the object";
+  case kParseErrorArrayMissCommaOrSquareBracket:
+    return "expected ',' or ']' in the array";
+  case kParseErrorStringUnicodeEscapeInvalidHex:
+    return "expected 4 hex digits after '\\u'";
+  case kParseErrorStringUnicodeSurrogateInvalid:
+    return "expected a valid UTF-16 surrogate pair";
+  case kParseErrorStringEscapeInvalid:
+    return "expected a valid escape sequence in the string";
+  case kParseErrorStringMissQuotationMark:
+    return "expected a closing '\"' (unterminated string)";
+  case kParseErrorStringInvalidEncoding:
+    return "expected valid UTF-8 text in the string";
+  case kParseErrorNumberTooBig:
+    return "expected a number within double range";
+  case kParseErrorNumberMissFraction:
+    return "expected digits after the decimal point";
+  case kParseErrorNumberMissExponent:
+    return "expected digits in the exponent";
+  default:
+    return "expected well-formed JSON";
+  }
+}
+
+static llvm::Error makeError(llvm::StringRef Name, uint64_t Offset,
+                             const llvm::Twine &What) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                 Name + ": offset " + llvm::Twine(Offset) +
+                                     ": " + What);
+}
+
+static llvm::Expected<Trace> importStream(InputStream &In,
+                                          llvm::StringRef Name,
+                                          const ImportOptions &Opts) {
+  Trace T;
+  Trace::Storage &S = T.storage();
+  S.Path = Name.str();
+  ImportState State;
+  if (!In.start())
+    return makeError(Name, In.errorOffset(), In.error());
+
+  KinetoHandler H(S, State, In, Opts);
+  rapidjson::Reader R;
+  constexpr unsigned Flags = rapidjson::kParseIterativeFlag |
+                             rapidjson::kParseFullPrecisionFlag |
+                             rapidjson::kParseValidateEncodingFlag;
+  rapidjson::ParseResult Res = R.Parse<Flags>(In, H);
+  if (In.hasError())
+    return makeError(Name, In.errorOffset(), In.error());
+  if (Res.IsError()) {
+    if (Res.Code() == rapidjson::kParseErrorTermination && !H.error().empty())
+      return makeError(Name, H.errorOffset(), H.error());
+    return makeError(Name, Res.Offset(), parseErrorText(Res.Code()));
+  }
+  S.Stats.InputBytes = In.Tell();
+  if (!H.sawTraceEvents())
+    return makeError(Name, In.Tell(),
+                     "expected a \"traceEvents\" array in the top-level "
+                     "object");
+  buildStructure(S, State);
+  if (State.WarningCount > S.Stats.Warnings.size())
+    S.Stats.Warnings.push_back(
+        std::to_string(State.WarningCount - S.Stats.Warnings.size()) +
+        " more warnings");
+  return T;
+}
+
 llvm::Expected<Trace> tl::importTraceFromBuffer(llvm::StringRef Data,
                                                 llvm::StringRef Name,
                                                 const ImportOptions &Opts) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                 Name + ": offset 0: importer not ready");
+  InputStream In(nullptr, Data, Opts.MaxBytes, Opts.Progress);
+  return importStream(In, Name, Opts);
 }
+
 llvm::Expected<Trace> tl::importTrace(llvm::StringRef Path,
                                       const ImportOptions &Opts) {
-  return importTraceFromBuffer("", Path, Opts);
+  std::string P = Path.str();
+  std::FILE *F = std::fopen(P.c_str(), "rb");
+  if (!F)
+    return makeError(Path, 0,
+                     "expected a readable file (" +
+                         llvm::Twine(std::strerror(errno)) + ")");
+  InputStream In(F, llvm::StringRef(), Opts.MaxBytes, Opts.Progress);
+  return importStream(In, Path, Opts);
 }

@@ -135,6 +135,10 @@ public:
   bool isLinked(EventId E) const;
   /// True for a host event the bleed rule (spec 2.4b) kept out of the tree.
   bool isDroppedFromTree(EventId E) const;
+  /// True for a host event the bleed rule hung under its grandparent after
+  /// popping the sibling it overran (such an event need not lie inside its
+  /// parent, because the reference does not re-check the new parent).
+  bool isBleedPlaced(EventId E) const;
   /// Every GPU event in E's subtree (the reference's `gpu_events`). For a
   /// runtime event, the GPU events it launched.
   llvm::ArrayRef<EventId> subtreeGpuEvents(EventId E) const;

@@ -37,6 +37,8 @@ struct Trace::Storage {
   std::vector<EventId> CpuRoots;
   /// Host events dropped from the tree by the bleed rule, ascending.
   std::vector<EventId> Dropped;
+  /// Host events hung under the grandparent by the bleed rule, ascending.
+  std::vector<EventId> BleedPlaced;
   /// GPU events ordered by the preorder index of their launcher (linked
   /// ones), then unlinked ones in file order. A subtree's GPU events are the
   /// contiguous range [GpuBegin[E], GpuEnd[E]).

@@ -1,0 +1,413 @@
+//===- BuildStructure.cpp - Host tree, GPU links, fwd/bwd links -----------===//
+//
+// Runs once after the SAX pass (spec 1.5, 2.2-2.7). Everything is iterative
+// and at most O(n log n).
+//
+//===----------------------------------------------------------------------===//
+#include "ImportInternal.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringExtras.h"
+
+#include <algorithm>
+#include <numeric>
+
+using namespace tl;
+
+namespace {
+
+/// Integer value of args[Key] (Key is a StrId) if present.
+std::optional<int64_t> intArg(const Trace::Storage &S, EventId E, StrId Key) {
+  if (!Key)
+    return std::nullopt;
+  const ArgNode &N = S.Args.node(S.ArgsNode[E]);
+  if (N.Ty != ArgValue::Type::Object)
+    return std::nullopt;
+  for (uint32_t I = 0; I < N.C.Count; ++I)
+    if (S.Args.node(N.C.First + I).Key == Key)
+      return S.Args.value(N.C.First + I).asInt();
+  return std::nullopt;
+}
+
+bool hasArg(const Trace::Storage &S, EventId E, StrId Key) {
+  if (!Key)
+    return false;
+  const ArgNode &N = S.Args.node(S.ArgsNode[E]);
+  if (N.Ty != ArgValue::Type::Object)
+    return false;
+  for (uint32_t I = 0; I < N.C.Count; ++I)
+    if (S.Args.node(N.C.First + I).Key == Key)
+      return true;
+  return false;
+}
+
+/// DenseMap<int64_t> reserves two keys; such ids are simply not indexed.
+bool indexable(int64_t V) { return V < INT64_MAX - 1; }
+
+void applyMetadata(Trace::Storage &S, ImportState &State) {
+  // Later records overwrite earlier ones (spec 1.5).
+  llvm::DenseMap<std::tuple<int64_t, int64_t, unsigned>, std::array<StrId, 3>>
+      Meta;
+  auto Key = [](const TrackPart &P, const TrackPart &T) {
+    return std::make_tuple(P.IsString ? int64_t(P.Str) : P.Int,
+                           T.IsString ? int64_t(T.Str) : T.Int,
+                           unsigned(P.IsString) | unsigned(T.IsString) << 1);
+  };
+  for (const MetaRecord &R : State.Meta)
+    Meta[Key(R.Pid, R.Tid)][R.Key] = R.Value;
+  TrackPart Zero;
+  for (Track &T : S.Tracks) {
+    auto P = Meta.find(Key(T.Pid, Zero));
+    if (P != Meta.end()) {
+      T.ProcessName = P->second[MetaRecord::ProcessName];
+      T.ProcessLabel = P->second[MetaRecord::ProcessLabels];
+    }
+    auto Th = Meta.find(Key(T.Pid, T.Tid));
+    if (Th != Meta.end())
+      T.ThreadName = Th->second[MetaRecord::ThreadName];
+  }
+}
+
+/// Spec 2.2: the first runtime event whose name contains "launch".
+void chooseLinkKey(Trace::Storage &S) {
+  StrId Corr = S.Strings.intern("correlation");
+  StrId Ext = S.Strings.intern("External id");
+  S.LinkKey = Ext;
+  for (EventId E = 0; E < S.size(); ++E) {
+    if (!isRuntimeKind(S.Kind[E]))
+      continue;
+    if (!S.Strings.get(S.Name[E]).contains_insensitive("launch"))
+      continue;
+    if (hasArg(S, E, Corr))
+      S.LinkKey = Corr;
+    break;
+  }
+  S.internKeys();
+}
+
+/// Spec 2.4: per-thread stack by time containment with the bleed rule.
+void buildHostTree(Trace::Storage &S,
+                   std::vector<std::pair<EventId, EventId>> &Edges) {
+  std::vector<EventId> Cands;
+  for (EventId E = 0; E < S.size(); ++E)
+    if (isHostTreeKind(S.Kind[E]))
+      Cands.push_back(E);
+  std::stable_sort(Cands.begin(), Cands.end(),
+                   [&](EventId A, EventId B) { return S.Ts[A] < S.Ts[B]; });
+  std::vector<std::vector<EventId>> Stacks(S.Tracks.size());
+  std::vector<uint32_t> CpuOnStack(S.Tracks.size(), 0);
+  auto End = [&](EventId E) { return S.Ts[E] + S.Dur[E]; };
+  for (EventId E : Cands) {
+    TrackId T = S.TrackOf[E];
+    std::vector<EventId> &St = Stacks[T];
+    auto Pop = [&] {
+      if (S.Kind[St.back()] == EventKind::CpuOp)
+        --CpuOnStack[T];
+      St.pop_back();
+    };
+    while (!St.empty() && S.Ts[E] >= End(St.back()))
+      Pop();
+    if (!St.empty() && End(E) > End(St.back())) {
+      double Overlap = End(St.back()) - S.Ts[E];
+      if (Overlap < 1.0 && St.size() >= 2) {
+        Pop();
+        S.BleedPlaced.push_back(E);
+      } else {
+        S.Dropped.push_back(E);
+        ++S.Stats.BleedDrops;
+        continue;
+      }
+    }
+    if (!St.empty()) {
+      S.Parent[E] = St.back();
+      Edges.push_back({St.back(), E});
+    }
+    St.push_back(E);
+    if (S.Kind[E] == EventKind::CpuOp) {
+      if (CpuOnStack[T] == 0)
+        S.CpuRoots.push_back(E);
+      ++CpuOnStack[T];
+    }
+  }
+  std::sort(S.Dropped.begin(), S.Dropped.end());
+  std::sort(S.BleedPlaced.begin(), S.BleedPlaced.end());
+}
+
+/// Spec 2.5: runtime -> GPU links via ac2g flows (or, in traces without
+/// any flow, via a unique runtime event with the same link value), graph
+/// launches to every GPU event with their link value.
+void linkGpu(Trace::Storage &S, ImportState &State,
+             std::vector<std::pair<EventId, EventId>> &Edges) {
+  StrId Key = S.LinkKey;
+  auto Attach = [&](EventId R, EventId G) {
+    if (G == R || !isGpuKind(S.Kind[G])) {
+      State.warn(S, "event " + std::to_string(S.Uid[R]) +
+                        ": launch flow ends at a non-GPU event; ignored");
+      return;
+    }
+    if (S.Parent[G] != NoEvent) {
+      State.warn(S, "event " + std::to_string(S.Uid[G]) +
+                        ": GPU event reached by two runtime events; kept "
+                        "under the first");
+      return;
+    }
+    S.Parent[G] = R;
+    Edges.push_back({R, G});
+    ++S.Stats.LinkedGpuEvents;
+  };
+  auto IsGraphLaunch = [&](EventId R) {
+    llvm::StringRef N = S.Strings.get(S.Name[R]);
+    return N == "cudaGraphLaunch" || N == "hipGraphLaunch";
+  };
+
+  std::vector<EventId> Runtime;
+  for (EventId E = 0; E < S.size(); ++E)
+    if (isRuntimeKind(S.Kind[E]))
+      Runtime.push_back(E);
+
+  // Duplicate link values among runtime events (counted, both modes).
+  llvm::DenseMap<int64_t, EventId> RuntimeByLink;
+  llvm::DenseMap<int64_t, std::vector<EventId>> GraphGpu;
+  for (EventId R : Runtime) {
+    auto L = intArg(S, R, Key);
+    if (!L || !indexable(*L))
+      continue;
+    auto [It, New] = RuntimeByLink.try_emplace(*L, R);
+    if (!New) {
+      ++S.Stats.DuplicateCorrelations;
+      It->second = NoEvent; // ambiguous
+    }
+    if (IsGraphLaunch(R))
+      GraphGpu.try_emplace(*L);
+  }
+  if (!GraphGpu.empty())
+    for (EventId G : S.Gpu)
+      if (auto L = intArg(S, G, Key))
+        if (indexable(*L)) {
+          auto It = GraphGpu.find(*L);
+          if (It != GraphGpu.end())
+            It->second.push_back(G);
+        }
+  if (S.Stats.DuplicateCorrelations)
+    State.warn(S, std::to_string(S.Stats.DuplicateCorrelations) +
+                      " runtime events repeat another's " +
+                      S.Strings.get(Key).str());
+
+  bool HasFlows = !State.Flows.empty();
+  if (HasFlows) {
+    struct FlowEnd {
+      TrackId Track;
+    };
+    llvm::DenseMap<int64_t, bool> Starts;
+    llvm::DenseMap<int64_t, TrackId> Ends; // last one wins
+    for (const FlowRecord &F : State.Flows) {
+      if (!indexable(F.Id))
+        continue;
+      if (F.IsStart)
+        Starts[F.Id] = true;
+      else
+        Ends[F.Id] = State.findTrack(F.Pid, F.Tid);
+    }
+    // ptl[(track, link)] = last event with that key (spec 2.3).
+    llvm::DenseMap<std::pair<TrackId, int64_t>, EventId> Ptl;
+    for (EventId E = 0; E < S.size(); ++E)
+      if (auto L = intArg(S, E, Key))
+        if (indexable(*L))
+          Ptl[{S.TrackOf[E], *L}] = E;
+    for (EventId R : Runtime) {
+      auto L = intArg(S, R, Key);
+      if (!L || !indexable(*L))
+        continue;
+      if (IsGraphLaunch(R)) {
+        ++S.Stats.GraphLaunches;
+        for (EventId G : GraphGpu[*L])
+          Attach(R, G);
+        continue;
+      }
+      if (!Starts.count(*L))
+        continue;
+      auto EIt = Ends.find(*L);
+      if (EIt == Ends.end() || EIt->second == ~0u)
+        continue;
+      auto PIt = Ptl.find({EIt->second, *L});
+      if (PIt != Ptl.end())
+        Attach(R, PIt->second);
+    }
+  } else {
+    // No flows at all: link by a unique runtime event with the same value.
+    uint64_t Ambiguous = 0;
+    for (EventId R : Runtime)
+      if (IsGraphLaunch(R)) {
+        ++S.Stats.GraphLaunches;
+        if (auto L = intArg(S, R, Key))
+          if (indexable(*L))
+            for (EventId G : GraphGpu[*L])
+              Attach(R, G);
+      }
+    for (EventId G : S.Gpu) {
+      if (S.Parent[G] != NoEvent)
+        continue;
+      auto L = intArg(S, G, Key);
+      if (!L || !indexable(*L))
+        continue;
+      auto It = RuntimeByLink.find(*L);
+      if (It == RuntimeByLink.end())
+        continue;
+      if (It->second == NoEvent) {
+        ++Ambiguous;
+        continue;
+      }
+      if (!IsGraphLaunch(It->second))
+        Attach(It->second, G);
+    }
+    if (Ambiguous)
+      State.warn(S, std::to_string(Ambiguous) +
+                        " GPU events left unlinked: their " +
+                        S.Strings.get(Key).str() +
+                        " matches several runtime events");
+  }
+  S.Stats.UnlinkedGpuEvents = S.Gpu.size() - S.Stats.LinkedGpuEvents;
+}
+
+/// Children CSR in edge order (host children by ts, then GPU children).
+void buildChildren(Trace::Storage &S,
+                   const std::vector<std::pair<EventId, EventId>> &Edges) {
+  size_t N = S.size();
+  S.ChildBegin.assign(N + 1, 0);
+  for (auto &[P, C] : Edges)
+    ++S.ChildBegin[P + 1];
+  std::partial_sum(S.ChildBegin.begin(), S.ChildBegin.end(),
+                   S.ChildBegin.begin());
+  S.Children.resize(Edges.size());
+  std::vector<uint32_t> Fill(S.ChildBegin.begin(), S.ChildBegin.end() - 1);
+  for (auto &[P, C] : Edges)
+    S.Children[Fill[P]++] = C;
+}
+
+/// Preorder numbering of the forest; a subtree is [Pre, SubEnd). Linked GPU
+/// events sorted by their own preorder make every subtree's GPU events one
+/// contiguous range; unlinked GPU events follow in file order.
+void buildGpuRanges(Trace::Storage &S) {
+  size_t N = S.size();
+  std::vector<uint32_t> Pre(N, 0), SubEnd(N, 0);
+  uint32_t Counter = 0;
+  std::vector<std::pair<EventId, uint32_t>> Stack;
+  for (EventId Root = 0; Root < N; ++Root) {
+    if (S.Parent[Root] != NoEvent)
+      continue;
+    Pre[Root] = Counter++;
+    Stack.push_back({Root, S.ChildBegin[Root]});
+    while (!Stack.empty()) {
+      auto &[E, Next] = Stack.back();
+      if (Next == S.ChildBegin[E + 1]) {
+        SubEnd[E] = Counter;
+        Stack.pop_back();
+        continue;
+      }
+      EventId C = S.Children[Next++];
+      Pre[C] = Counter++;
+      Stack.push_back({C, S.ChildBegin[C]});
+    }
+  }
+  S.GpuOrder.clear();
+  for (EventId G : S.Gpu)
+    if (S.Parent[G] != NoEvent)
+      S.GpuOrder.push_back(G);
+  std::sort(S.GpuOrder.begin(), S.GpuOrder.end(),
+            [&](EventId A, EventId B) { return Pre[A] < Pre[B]; });
+  std::vector<uint32_t> OrderPre(S.GpuOrder.size());
+  for (size_t I = 0; I < S.GpuOrder.size(); ++I)
+    OrderPre[I] = Pre[S.GpuOrder[I]];
+  size_t NumLinked = S.GpuOrder.size();
+  S.GpuBegin.assign(N, 0);
+  S.GpuEnd.assign(N, 0);
+  for (EventId E = 0; E < N; ++E) {
+    auto B = std::lower_bound(OrderPre.begin(), OrderPre.end(), Pre[E]);
+    auto En = std::lower_bound(B, OrderPre.end(), SubEnd[E]);
+    S.GpuBegin[E] = uint32_t(B - OrderPre.begin());
+    S.GpuEnd[E] = uint32_t(En - OrderPre.begin());
+  }
+  for (EventId G : S.Gpu)
+    if (S.Parent[G] == NoEvent) {
+      S.GpuBegin[G] = uint32_t(S.GpuOrder.size());
+      S.GpuOrder.push_back(G);
+      S.GpuEnd[G] = uint32_t(S.GpuOrder.size());
+    }
+  (void)NumLinked;
+}
+
+/// Spec 2.7: forward -> backward links by sequence number.
+void linkFwdBwd(Trace::Storage &S) {
+  size_t N = S.size();
+  S.Fwd.assign(N, NoEvent);
+  std::vector<std::pair<int64_t, EventId>> Seq;
+  if (S.KeySequence)
+    for (EventId E = 0; E < N; ++E)
+      if (auto Q = intArg(S, E, S.KeySequence))
+        Seq.push_back({*Q, E});
+  // Group by number; groups keep file order and are visited in first-seen
+  // order (the first member of a group is its first-seen event).
+  std::stable_sort(Seq.begin(), Seq.end(),
+                   [](auto &A, auto &B) { return A.first < B.first; });
+  std::vector<std::pair<size_t, size_t>> Groups;
+  for (size_t I = 0; I < Seq.size();) {
+    size_t J = I;
+    while (J < Seq.size() && Seq[J].first == Seq[I].first)
+      ++J;
+    Groups.push_back({I, J});
+    I = J;
+  }
+  std::sort(Groups.begin(), Groups.end(), [&](auto &A, auto &B) {
+    return Seq[A.first].second < Seq[B.first].second;
+  });
+  std::vector<std::pair<EventId, EventId>> FB; // (fwd, bwd) in order
+  for (auto [Begin, End] : Groups) {
+    EventId B = NoEvent;
+    for (size_t I = Begin; I < End && B == NoEvent; ++I)
+      if (S.Strings.get(S.Name[Seq[I].second])
+              .starts_with("autograd::engine::evaluate_function:"))
+        B = Seq[I].second;
+    if (B == NoEvent)
+      continue;
+    EventId F = NoEvent;
+    for (size_t I = Begin; I < End; ++I) {
+      EventId E = Seq[I].second;
+      if (S.TrackOf[E] == S.TrackOf[B])
+        continue;
+      if (F == NoEvent || S.Ts[E] > S.Ts[F])
+        F = E;
+    }
+    if (F == NoEvent)
+      continue;
+    S.Fwd[B] = F;
+    FB.push_back({F, B});
+  }
+  S.BwdBegin.assign(N + 1, 0);
+  for (auto &[F, B] : FB)
+    ++S.BwdBegin[F + 1];
+  std::partial_sum(S.BwdBegin.begin(), S.BwdBegin.end(), S.BwdBegin.begin());
+  S.Bwd.resize(FB.size());
+  std::vector<uint32_t> Fill(S.BwdBegin.begin(), S.BwdBegin.end() - 1);
+  for (auto &[F, B] : FB)
+    S.Bwd[Fill[F]++] = B;
+}
+
+} // namespace
+
+void tl::buildStructure(Trace::Storage &S, ImportState &State) {
+  applyMetadata(S, State);
+  chooseLinkKey(S);
+  S.Parent.assign(S.size(), NoEvent);
+  std::vector<std::pair<EventId, EventId>> Edges;
+  buildHostTree(S, Edges);
+  linkGpu(S, State, Edges);
+  buildChildren(S, Edges);
+  Edges.clear();
+  Edges.shrink_to_fit();
+  buildGpuRanges(S);
+  linkFwdBwd(S);
+  if (S.Stats.BleedDrops)
+    State.warn(S, std::to_string(S.Stats.BleedDrops) +
+                      " host events dropped from the call tree by the bleed "
+                      "rule");
+}

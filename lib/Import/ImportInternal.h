@@ -1,0 +1,52 @@
+//===- ImportInternal.h - Shared state of the Kineto importer ---*- C++ -*-===//
+#ifndef TL_LIB_IMPORT_IMPORTINTERNAL_H
+#define TL_LIB_IMPORT_IMPORTINTERNAL_H
+
+#include "tl/IR/TraceStorage.h"
+
+#include "llvm/ADT/DenseMap.h"
+
+#include <cstdint>
+#include <string>
+#include <tuple>
+#include <vector>
+
+namespace tl {
+
+/// One `ac2g` flow endpoint (ph s or f), kept until linking.
+struct FlowRecord {
+  int64_t Id;
+  TrackPart Pid, Tid;
+  bool IsStart;
+};
+
+/// One metadata (ph M) record, applied to tracks after parsing.
+struct MetaRecord {
+  TrackPart Pid, Tid;
+  enum KeyKind : uint8_t { ProcessName, ProcessLabels, ThreadName } Key;
+  StrId Value;
+};
+
+/// What the SAX pass hands to the structure builder.
+struct ImportState {
+  std::vector<FlowRecord> Flows;
+  std::vector<MetaRecord> Meta;
+  /// (pid, tid, string flags) -> track.
+  llvm::DenseMap<std::tuple<int64_t, int64_t, unsigned>, TrackId> TrackIndex;
+  /// Record a warning (the first 50 texts are kept, all are counted).
+  void warn(Trace::Storage &S, std::string Msg);
+  /// Find or add the track (Pid, Tid).
+  TrackId getOrAddTrack(Trace::Storage &S, const TrackPart &Pid,
+                        const TrackPart &Tid);
+  /// The track (Pid, Tid) if it exists, else ~0u.
+  TrackId findTrack(const TrackPart &Pid, const TrackPart &Tid) const;
+  uint64_t WarningCount = 0;
+};
+
+/// Build tracks' names, the linking key, the host call tree, runtime->GPU
+/// links, subtree GPU ranges and fwd->bwd links (spec sections 1.5, 2).
+void buildStructure(Trace::Storage &S, ImportState &State);
+
+} // namespace tl
+
+#endif // TL_LIB_IMPORT_IMPORTINTERNAL_H

@@ -1,0 +1,91 @@
+//===- InputStream.h - Chunked (optionally gzip) JSON input -----*- C++ -*-===//
+//
+// A RapidJSON input stream over a file or a memory buffer. Gzip (detected by
+// its magic bytes) is inflated chunk by chunk, so neither the compressed nor
+// the decompressed text is ever held in memory as a whole. A UTF-8 BOM is
+// skipped. Read errors turn the stream into an empty one and are reported
+// through error()/errorOffset().
+//
+//===----------------------------------------------------------------------===//
+#ifndef TL_LIB_IMPORT_INPUTSTREAM_H
+#define TL_LIB_IMPORT_INPUTSTREAM_H
+
+#include "llvm/ADT/StringRef.h"
+
+#include <cstdint>
+#include <cstdio>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace tl {
+
+class InputStream {
+public:
+  typedef char Ch;
+
+  /// Reads from an open FILE (owned) or, when F is null, from Mem.
+  InputStream(std::FILE *F, llvm::StringRef Mem, uint64_t MaxBytes,
+              std::function<void(uint64_t)> Progress);
+  ~InputStream();
+  InputStream(const InputStream &) = delete;
+  InputStream &operator=(const InputStream &) = delete;
+
+  /// Detect gzip and BOM; returns false on an I/O or zlib setup error.
+  bool start();
+
+  // RapidJSON stream concept.
+  Ch Peek() {
+    if (Pos == Len && !refill())
+      return '\0';
+    return Out[Pos];
+  }
+  Ch Take() {
+    if (Pos == Len && !refill())
+      return '\0';
+    return Out[Pos++];
+  }
+  size_t Tell() const { return size_t(Base + Pos); }
+  Ch *PutBegin() { return nullptr; }
+  void Put(Ch) {}
+  void Flush() {}
+  size_t PutEnd(Ch *) { return 0; }
+
+  bool isGzip() const { return Gzip; }
+  bool hasError() const { return !Err.empty(); }
+  const std::string &error() const { return Err; }
+  uint64_t errorOffset() const { return ErrOffset; }
+  /// True when a NUL byte was met before the real end of the input.
+  bool sawEmbeddedNul() const { return Pos < Len; }
+
+private:
+  bool refill();
+  size_t readRaw(char *Dst, size_t N);
+  void fail(uint64_t Offset, std::string Msg);
+
+  std::FILE *F;
+  llvm::StringRef Mem;
+  size_t MemPos = 0;
+  uint64_t RawConsumed = 0; // compressed (raw) bytes read so far
+  bool RawEof = false;
+
+  bool Gzip = false;
+  bool GzipStreamEnd = false;
+  struct ZState;
+  std::unique_ptr<ZState> Z;
+  std::vector<char> In; // raw chunk (gzip only)
+
+  std::vector<char> Out; // decoded chunk
+  size_t Pos = 0, Len = 0;
+  uint64_t Base = 0; // uncompressed offset of Out[0]
+
+  uint64_t MaxBytes;
+  std::function<void(uint64_t)> Progress;
+  std::string Err;
+  uint64_t ErrOffset = 0;
+};
+
+} // namespace tl
+
+#endif // TL_LIB_IMPORT_INPUTSTREAM_H
