@@ -1,0 +1,670 @@
+//===- WorkloadInfo.cpp - What workload a trace shows --------------------===//
+
+#include "tl/Analysis/WorkloadInfo.h"
+
+#include "tl/Analysis/AnalysisManager.h"
+#include "tl/Analysis/ModelFamily.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringMap.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+using namespace tl;
+using llvm::StringRef;
+
+StringRef tl::confidenceName(Confidence C) {
+  switch (C) {
+  case Confidence::Low:
+    return "low";
+  case Confidence::Medium:
+    return "medium";
+  case Confidence::High:
+    return "high";
+  }
+  return "low";
+}
+
+std::string tl::shortDtype(StringRef T) {
+  if (T == "c10::BFloat16")
+    return "bf16";
+  if (T == "c10::Half")
+    return "fp16";
+  if (T == "float")
+    return "fp32";
+  if (T == "double")
+    return "fp64";
+  if (T.starts_with("c10::Float8_"))
+    return "fp8";
+  if (T == "signed char" || T == "c10::qint8")
+    return "int8";
+  return T.str();
+}
+
+WorkloadInfo::WorkloadInfo(const Trace &T, AnalysisManager &) : WorkloadInfo(T) {}
+
+const WorkloadFact *WorkloadInfo::find(StringRef Key) const {
+  for (const WorkloadFact &F : Facts)
+    if (F.Key == Key)
+      return &F;
+  return nullptr;
+}
+StringRef WorkloadInfo::value(StringRef Key) const {
+  const WorkloadFact *F = find(Key);
+  return F ? StringRef(F->Value) : StringRef();
+}
+std::optional<int64_t> WorkloadInfo::number(StringRef Key) const {
+  const WorkloadFact *F = find(Key);
+  return F ? F->Number : std::nullopt;
+}
+std::string WorkloadInfo::title() const {
+  StringRef F = value("model_family");
+  return F.empty() ? std::string("Workload") : F.str();
+}
+void WorkloadInfo::add(std::string Key, std::string Value, std::string Evidence,
+                       Confidence C, std::optional<int64_t> Number) {
+  Facts.push_back({std::move(Key), std::move(Value), std::move(Evidence), C,
+                   Number});
+}
+
+namespace {
+
+/// Shape I of an op's `Input Dims` (empty when absent or not a shape).
+std::vector<int64_t> shapeAt(const Trace &T, EventId E, size_t I) {
+  std::vector<int64_t> S;
+  ArgValue D = T.args(E).get("Input Dims")[I];
+  if (!D.isArray())
+    return S;
+  for (size_t K = 0, N = D.size(); K < N; ++K) {
+    auto V = D[K].asInt();
+    if (!V)
+      return {};
+    S.push_back(*V);
+  }
+  return S;
+}
+
+StringRef typeAt(const Trace &T, EventId E, size_t I) {
+  return T.args(E).get("Input type")[I].getString();
+}
+
+/// Most frequent key (ties: the larger key), with its count.
+template <typename K> std::pair<K, uint64_t> modeOf(const std::map<K, uint64_t> &M) {
+  std::pair<K, uint64_t> Best{};
+  for (const auto &[Key, N] : M)
+    if (N >= Best.second)
+      Best = {Key, N};
+  return Best;
+}
+
+bool isSdpaOp(StringRef N) {
+  // These ops take q, k, v as (B, H, S, D).
+  return N == "aten::scaled_dot_product_attention" ||
+         N == "aten::_scaled_dot_product_flash_attention" ||
+         N == "aten::_scaled_dot_product_efficient_attention" ||
+         N == "aten::_scaled_dot_product_cudnn_attention" ||
+         N == "aten::_scaled_dot_product_attention_math" ||
+         N == "aten::_scaled_dot_product_flash_attention_for_cpu";
+}
+
+bool isGemmOrConvOp(StringRef N) {
+  static constexpr llvm::StringLiteral Ops[] = {
+      "aten::mm",          "aten::addmm",           "aten::bmm",
+      "aten::baddbmm",     "aten::addbmm",          "aten::matmul",
+      "aten::linear",      "aten::_scaled_mm",      "aten::_int_mm",
+      "aten::_addmm_activation", "aten::convolution", "aten::_convolution",
+      "aten::cudnn_convolution", "aten::miopen_convolution",
+      "aten::conv2d",      "aten::conv1d",          "aten::conv3d"};
+  return llvm::is_contained(Ops, N);
+}
+
+bool isCollectiveKernel(StringRef N) {
+  return N.contains_insensitive("nccl") || N.contains_insensitive("rccl") ||
+         N.contains_insensitive("all_reduce") ||
+         N.contains_insensitive("allreduce") ||
+         N.contains_insensitive("all_gather") ||
+         N.contains_insensitive("allgather") ||
+         N.contains_insensitive("reduce_scatter") ||
+         N.contains_insensitive("reducescatter") ||
+         N.contains_insensitive("alltoall");
+}
+
+Confidence confFromShare(double Share) {
+  return Share >= 0.6 ? Confidence::High
+                      : Share >= 0.3 ? Confidence::Medium : Confidence::Low;
+}
+
+std::string shapeText(llvm::ArrayRef<int64_t> S) {
+  std::string R = "[";
+  for (size_t I = 0; I < S.size(); ++I)
+    R += (I ? ", " : "") + std::to_string(S[I]);
+  return R + "]";
+}
+
+} // namespace
+
+WorkloadInfo::WorkloadInfo(const Trace &T) {
+  llvm::ArrayRef<EventId> CpuOps = T.eventsOfKind(EventKind::CpuOp);
+  ArgValue Top = T.topLevel();
+
+  //===--- Framework and device -------------------------------------------===//
+  {
+    uint64_t Aten = 0;
+    for (EventId E : CpuOps)
+      if (T.name(E).starts_with("aten::"))
+        ++Aten;
+    ArgValue Schema = Top.get("schemaVersion");
+    std::string Ev = "PyTorch profiler (Kineto) trace";
+    if (!Schema.isNull())
+      Ev += ", schemaVersion " + Schema.toJson();
+    Ev += fmt::format("; {} aten:: ops", Aten);
+    // vLLM/SGLang model layers (tensor-parallel linears, logits processor).
+    uint64_t Serving = 0;
+    for (EventId E : T.eventsOfKind(EventKind::PythonFunction)) {
+      StringRef C = splitModuleInstance(T.name(E)).first;
+      if (T.name(E).starts_with("nn.Module: ") &&
+          (C == "QKVParallelLinear" || C == "RowParallelLinear" ||
+           C == "ColumnParallelLinear" || C == "MergedColumnParallelLinear" ||
+           C == "VocabParallelEmbedding" || C == "LogitsProcessor"))
+        ++Serving;
+    }
+    std::string V = "PyTorch";
+    if (Serving) {
+      V = "PyTorch (vLLM/SGLang-style serving model)";
+      Ev += fmt::format("; {} tensor-parallel serving-layer module frames "
+                        "(QKVParallelLinear, VocabParallelEmbedding, ...)",
+                        Serving);
+    }
+    add("framework", V, Ev,
+        Aten > 0 || !Schema.isNull() ? Confidence::High : Confidence::Medium);
+    ArgValue Props = Top.get("deviceProperties");
+    if (Props.isArray() && Props.size() > 0) {
+      StringRef Dev = Props[0].get("name").getString();
+      if (!Dev.empty())
+        add("device", Dev.str(),
+            fmt::format("deviceProperties[0].name ({} device entries)",
+                        Props.size()),
+            Confidence::High);
+    }
+  }
+
+  //===--- Mode: training or inference ------------------------------------===//
+  {
+    uint64_t Bwd = 0, Optim = 0, MultiTensor = 0, BwdKernels = 0;
+    std::string OptName;
+    for (EventId E : CpuOps) {
+      StringRef N = T.name(E);
+      if (N.starts_with("autograd::engine::evaluate_function"))
+        ++Bwd;
+    }
+    for (EventKind K : {EventKind::CpuOp, EventKind::UserAnnotation})
+      for (EventId E : T.eventsOfKind(K)) {
+        StringRef N = T.name(E);
+        if (N.starts_with("Optimizer.step")) {
+          ++Optim;
+          // "Optimizer.step#SGD.step" -> "SGD"
+          size_t H = N.find('#');
+          if (OptName.empty() && H != StringRef::npos)
+            OptName = N.drop_front(H + 1).split('.').first.str();
+        }
+      }
+    for (EventId E : T.eventsOfKind(EventKind::Kernel)) {
+      StringRef N = T.name(E);
+      if (N.contains("multi_tensor_apply"))
+        ++MultiTensor;
+      if (N.contains_insensitive("backward") || N.contains("_bwd") ||
+          N.contains("wgrad") || N.contains("dgrad"))
+        ++BwdKernels;
+    }
+    std::string Ev = fmt::format(
+        "{} autograd::engine::evaluate_function ops, {} Optimizer.step "
+        "markers, {} multi_tensor_apply kernels, {} backward-named kernels",
+        Bwd, Optim, MultiTensor, BwdKernels);
+    if (Bwd > 0 && (Optim > 0 || MultiTensor > 0))
+      add("mode", "training", Ev, Confidence::High);
+    else if (Bwd > 0)
+      add("mode", "training", Ev + " (backward without an optimizer step)",
+          Confidence::Medium);
+    else if (!CpuOps.empty())
+      add("mode", "inference", Ev, Confidence::High);
+    else if (BwdKernels > 0 || MultiTensor > 0)
+      add("mode", "training", Ev + " (GPU-only trace: from kernel names)",
+          Confidence::Low);
+    else
+      add("mode", "inference", Ev + " (GPU-only trace: from kernel names)",
+          Confidence::Low);
+    if (!OptName.empty())
+      add("optimizer", OptName,
+          fmt::format("{} Optimizer.step#{}.step markers", Optim, OptName),
+          Confidence::High);
+  }
+
+  //===--- Execution: eager, compiled, graph replay -----------------------===//
+  {
+    uint64_t Triton = 0, Inductor = 0, Compiled = 0, Graph = 0, Kernels = 0;
+    double TritonTime = 0, KernelTime = 0;
+    for (EventId E : T.eventsOfKind(EventKind::Kernel)) {
+      ++Kernels;
+      KernelTime += T.dur(E);
+      if (T.name(E).starts_with("triton_")) {
+        ++Triton;
+        TritonTime += T.dur(E);
+      }
+    }
+    for (EventId E : T.eventsOfKind(EventKind::PythonFunction))
+      if (T.name(E).contains("torch/_inductor"))
+        ++Inductor;
+    for (EventKind K : {EventKind::CpuOp, EventKind::UserAnnotation})
+      for (EventId E : T.eventsOfKind(K)) {
+        StringRef N = T.name(E);
+        if (N.contains("CompiledFxGraph") || N.contains("CompiledFunction") ||
+            N.starts_with("Torch-Compiled Region"))
+          ++Compiled;
+      }
+    for (EventKind K : {EventKind::Runtime, EventKind::Driver})
+      for (EventId E : T.eventsOfKind(K)) {
+        StringRef N = T.name(E);
+        if (N.starts_with("cudaGraphLaunch") || N.starts_with("hipGraphLaunch"))
+          ++Graph;
+      }
+    std::string Ev = fmt::format(
+        "{} triton_ kernels of {} ({:.2f}% of kernel time), {} "
+        "torch/_inductor frames, {} compiled-graph markers "
+        "(CompiledFxGraph/CompiledFunction/Torch-Compiled Region), {} graph "
+        "launches",
+        Triton, Kernels, KernelTime > 0 ? TritonTime / KernelTime * 100 : 0.0,
+        Inductor, Compiled, Graph);
+    int Signals = (Triton > 0) + (Inductor > 0) + (Compiled > 0);
+    std::string V = Signals ? "compiled (Inductor/Triton)" : "eager";
+    if (Graph > 0)
+      V = Signals ? V + " + GPU-graph replay" : "GPU-graph replay";
+    Confidence C = Signals >= 2 || Graph > 0 ? Confidence::High
+                   : Signals == 1           ? Confidence::Medium
+                   : CpuOps.empty()         ? Confidence::Low
+                                            : Confidence::High;
+    add("execution", V, Ev, C);
+  }
+
+  //===--- Model family and layers from nn.Module frames ------------------===//
+  {
+    struct ClassStat {
+      uint64_t Count = 0;
+      std::set<int64_t> Instances;
+      double Time = 0;
+    };
+    std::map<std::string, ClassStat> Classes;
+    uint64_t Specific = 0;
+    for (EventId E : T.eventsOfKind(EventKind::PythonFunction)) {
+      if (!T.name(E).starts_with("nn.Module: "))
+        continue;
+      auto [Cls, Inst] = splitModuleInstance(T.name(E));
+      ClassStat &S = Classes[Cls.str()];
+      ++S.Count;
+      S.Instances.insert(Inst ? *Inst : -1);
+      S.Time += T.dur(E);
+      if (!isGenericModuleClass(Cls))
+        ++Specific;
+    }
+    // Root model class: the model-specific class with the most time.
+    std::string Root;
+    double RootTime = -1;
+    std::map<std::string, uint64_t> Families;
+    for (const auto &[Cls, S] : Classes) {
+      if (isGenericModuleClass(Cls))
+        continue;
+      if (S.Time > RootTime) {
+        RootTime = S.Time;
+        Root = Cls;
+      }
+      StringRef F = familyOfModuleClass(Cls);
+      if (!F.empty())
+        Families[F.str()] += S.Count;
+    }
+    if (!Root.empty())
+      add("model_class", Root,
+          fmt::format("outermost model-specific nn.Module (most time, {:.3f} µs)",
+                      RootTime),
+          Confidence::Medium);
+    if (!Families.empty()) {
+      auto [Fam, N] = modeOf(Families);
+      double Share = Specific ? double(N) / double(Specific) : 0;
+      Confidence C = confFromShare(Share);
+      bool RootAgrees = familyOfModuleClass(Root) == Fam;
+      if (RootAgrees && C == Confidence::Low)
+        C = Confidence::Medium;
+      // Up to three example classes of the family, most frequent first.
+      std::vector<std::pair<uint64_t, std::string>> Ex;
+      for (const auto &[Cls, S] : Classes)
+        if (familyOfModuleClass(Cls) == Fam)
+          Ex.push_back({S.Count, Cls});
+      std::stable_sort(Ex.begin(), Ex.end(),
+                       [](auto &A, auto &B) { return A.first > B.first; });
+      std::string Names;
+      for (size_t I = 0; I < Ex.size() && I < 3; ++I)
+        Names += fmt::format("{}{} x{}", I ? ", " : "", Ex[I].second,
+                             Ex[I].first);
+      add("model_family", Fam,
+          fmt::format("{} of {} model-specific nn.Module frames ({:.0f}%): {}{}",
+                      N, Specific, Share * 100, Names,
+                      RootAgrees ? "; root class " + Root : std::string()),
+          C);
+    } else if (!Root.empty()) {
+      add("model_family", stripModelClassSuffix(Root),
+          fmt::format("no known family prefix; named after the root module "
+                      "class {}",
+                      Root),
+          Confidence::Low);
+    }
+    // Layer count: the repeated block with the most distinct instances.
+    std::string Layer;
+    const ClassStat *Best = nullptr;
+    for (const auto &[Cls, S] : Classes) {
+      if (isGenericModuleClass(Cls) || !isRepeatedLayerClass(Cls))
+        continue;
+      if (!Best || S.Instances.size() > Best->Instances.size() ||
+          (S.Instances.size() == Best->Instances.size() && S.Time > Best->Time)) {
+        Best = &S;
+        Layer = Cls;
+      }
+    }
+    if (Best && Best->Instances.size() > 1)
+      add("num_layers", std::to_string(Best->Instances.size()),
+          fmt::format("{} distinct {} instances ({} calls)",
+                      Best->Instances.size(), Layer, Best->Count),
+          Confidence::High, int64_t(Best->Instances.size()));
+  }
+
+  //===--- Shapes: hidden size, heads, vocab, batch/sequence --------------===//
+  std::map<int64_t, uint64_t> LinearK, LinearN;
+  std::map<std::vector<int64_t>, uint64_t> SdpaQ, Matmul4D, Linear3D;
+  std::map<std::pair<int64_t, int64_t>, uint64_t> SdpaKvHeads; // (H, Hkv)
+  std::map<std::pair<int64_t, int64_t>, uint64_t> Embeddings;  // (V, H)
+  std::map<std::pair<int64_t, int64_t>, uint64_t> LinearW;     // (N, K)
+  bool HaveLinear = false;
+  for (EventId E : CpuOps) {
+    StringRef N = T.name(E);
+    if (N == "aten::linear") {
+      std::vector<int64_t> X = shapeAt(T, E, 0), W = shapeAt(T, E, 1);
+      if (X.size() >= 2 && W.size() == 2) {
+        HaveLinear = true;
+        ++LinearK[X.back()];
+        ++LinearW[{W[0], W[1]}];
+        if (X.size() == 3)
+          ++Linear3D[X];
+      }
+    } else if (isSdpaOp(N)) {
+      std::vector<int64_t> Q = shapeAt(T, E, 0), K = shapeAt(T, E, 1);
+      if (Q.size() == 4) {
+        ++SdpaQ[Q];
+        if (K.size() == 4)
+          ++SdpaKvHeads[{Q[1], K[1]}];
+      }
+    } else if (N == "aten::matmul") {
+      // Attention scores q @ k^T: (B, H, S, D) x (B, H, D, S').
+      std::vector<int64_t> A = shapeAt(T, E, 0), B = shapeAt(T, E, 1);
+      if (A.size() == 4 && B.size() == 4 && A[0] == B[0] && A[1] == B[1] &&
+          A[3] == B[2] && A[2] == B[3])
+        ++Matmul4D[A];
+    } else if (N == "aten::embedding") {
+      std::vector<int64_t> W = shapeAt(T, E, 0);
+      if (W.size() == 2)
+        ++Embeddings[{W[0], W[1]}];
+    }
+  }
+  if (!HaveLinear)
+    for (EventId E : CpuOps)
+      if (T.name(E) == "aten::addmm") {
+        std::vector<int64_t> X = shapeAt(T, E, 1), W = shapeAt(T, E, 2);
+        if (X.size() == 2 && W.size() == 2) {
+          ++LinearK[X.back()];
+          ++LinearW[{W[1], W[0]}];
+        }
+      }
+
+  std::optional<int64_t> Heads, HeadDim, Hidden;
+  std::string HeadSrc;
+  if (!SdpaQ.empty()) {
+    auto [Q, N] = modeOf(SdpaQ);
+    Heads = Q[1];
+    HeadDim = Q[3];
+    HeadSrc = fmt::format("SDPA q shape (B, H, S, D) = {} in {} calls",
+                          shapeText(Q), N);
+  } else if (!Matmul4D.empty()) {
+    std::map<std::pair<int64_t, int64_t>, uint64_t> HD;
+    for (const auto &[A, N] : Matmul4D)
+      HD[{A[1], A[3]}] += N;
+    auto [P, N] = modeOf(HD);
+    Heads = P.first;
+    HeadDim = P.second;
+    HeadSrc = fmt::format("attention-score matmuls (B, H, S, D) x (B, H, D, S): "
+                          "H = {}, D = {} in {} calls",
+                          P.first, P.second, N);
+  }
+  bool Attention = Heads.has_value();
+  if (!LinearK.empty() && Attention) {
+    auto [K, N] = modeOf(LinearK);
+    uint64_t Total = 0;
+    for (auto &[_, C] : LinearK)
+      Total += C;
+    Hidden = K;
+    bool Consistent = *Heads * *HeadDim == K;
+    add("hidden_size", std::to_string(K),
+        fmt::format("most common GEMM input width (K) in {} of {} linear ops{}",
+                    N, Total,
+                    Consistent ? fmt::format("; = heads {} x head dim {}",
+                                             *Heads, *HeadDim)
+                               : std::string()),
+        Consistent ? Confidence::High : Confidence::Medium, K);
+  }
+  if (Heads) {
+    Confidence C = SdpaQ.empty() ? Confidence::Medium : Confidence::High;
+    add("num_heads", std::to_string(*Heads), HeadSrc, C, *Heads);
+    if (!SdpaKvHeads.empty()) {
+      auto [P, N] = modeOf(SdpaKvHeads);
+      if (P.second != P.first)
+        add("num_kv_heads", std::to_string(P.second),
+            fmt::format("SDPA k has {} heads vs q {} ({} calls): grouped-query "
+                        "attention",
+                        P.second, P.first, N),
+            Confidence::High, P.second);
+    }
+    add("head_dim", std::to_string(*HeadDim), HeadSrc, C, *HeadDim);
+  }
+
+  // Vocabulary: the largest embedding table, confirmed by an LM-head GEMM
+  // with the same N; else the largest linear N well above the hidden size.
+  {
+    std::optional<std::pair<int64_t, int64_t>> Emb;
+    for (const auto &[P, N] : Embeddings)
+      if ((!Hidden || P.second == *Hidden) && (!Emb || P.first > Emb->first))
+        Emb = P;
+    int64_t MaxN = 0, MaxK = 0;
+    for (const auto &[W, N] : LinearW)
+      if (W.first > MaxN) {
+        MaxN = W.first;
+        MaxK = W.second;
+      }
+    if (Emb && Emb->first > 1000) {
+      bool Head = LinearW.count({Emb->first, Emb->second}) > 0;
+      add("vocab_size", std::to_string(Emb->first),
+          fmt::format("largest embedding table [{}, {}]{}", Emb->first,
+                      Emb->second,
+                      Head ? fmt::format("; LM-head GEMM [{}, {}] matches",
+                                         Emb->first, Emb->second)
+                           : std::string()),
+          Head ? Confidence::High : Confidence::Medium, Emb->first);
+    } else if (Hidden && MaxN >= 8 * *Hidden && MaxK == *Hidden) {
+      add("vocab_size", std::to_string(MaxN),
+          fmt::format("largest GEMM output width N = {} (weight [{}, {}]), "
+                      "assumed to be the LM head",
+                      MaxN, MaxN, MaxK),
+          Confidence::Low, MaxN);
+    }
+  }
+
+  // Precision: the input dtype of the GEMM/conv op above each kernel,
+  // weighted by kernel time.
+  {
+    std::map<std::string, double> ByType;
+    double Total = 0;
+    for (EventId G : T.eventsOfKind(EventKind::Kernel)) {
+      for (EventId P = T.parent(G); P != NoEvent; P = T.parent(P)) {
+        if (T.kind(P) != EventKind::CpuOp || !isGemmOrConvOp(T.name(P)))
+          continue;
+        StringRef Ty = typeAt(T, P, 0);
+        if (!Ty.empty()) {
+          ByType[shortDtype(Ty)] += T.dur(G);
+          Total += T.dur(G);
+        }
+        break;
+      }
+    }
+    if (Total > 0) {
+      auto Best = ByType.begin();
+      for (auto It = ByType.begin(); It != ByType.end(); ++It)
+        if (It->second > Best->second)
+          Best = It;
+      double Share = Best->second / Total;
+      std::string Parts;
+      for (const auto &[Ty, Us] : ByType)
+        Parts += fmt::format("{}{} {:.1f}%", Parts.empty() ? "" : ", ", Ty,
+                             Us / Total * 100);
+      add("precision", Best->first,
+          fmt::format("GEMM/conv kernel time by input dtype: {} ({:.3f} µs)",
+                      Parts, Total),
+          Share >= 0.8 ? Confidence::High : Confidence::Medium);
+    } else {
+      // GPU-only traces: dtype hints in GEMM kernel names.
+      std::map<std::string, uint64_t> Hints;
+      for (EventId G : T.eventsOfKind(EventKind::Kernel)) {
+        StringRef N = T.name(G);
+        bool Gemm = N.starts_with("Cijk_") || N.contains("gemm") ||
+                    N.starts_with("nvjet") || N.contains("cutlass");
+        if (!Gemm)
+          continue;
+        if (N.contains("_BBS_") || N.contains_insensitive("bf16"))
+          ++Hints["bf16"];
+        else if (N.contains("_HHS_") || N.contains("_HH_") ||
+                 N.contains_insensitive("fp16") || N.contains("f16"))
+          ++Hints["fp16"];
+        else if (N.contains("_SS_") || N.contains("sgemm") ||
+                 N.contains_insensitive("fp32"))
+          ++Hints["fp32"];
+        else if (N.contains_insensitive("e4m3") || N.contains_insensitive("fp8"))
+          ++Hints["fp8"];
+      }
+      if (!Hints.empty()) {
+        auto [Ty, N] = modeOf(Hints);
+        add("precision", Ty,
+            fmt::format("{} GEMM kernel names carry a {} marker (no CPU ops "
+                        "to read dtypes from)",
+                        N, Ty),
+            Confidence::Low);
+      }
+    }
+  }
+
+  // Batch and sequence: SDPA q (B, H, S, D), else 3-D linear inputs.
+  if (!SdpaQ.empty()) {
+    auto [Q, N] = modeOf(SdpaQ);
+    add("batch_size", std::to_string(Q[0]),
+        fmt::format("SDPA q shape {} (B, H, S, D), {} calls", shapeText(Q), N),
+        Confidence::Medium, Q[0]);
+    add("seq_len", std::to_string(Q[2]),
+        fmt::format("SDPA q shape {} (B, H, S, D), {} calls", shapeText(Q), N),
+        Confidence::Medium, Q[2]);
+  } else if (Hidden && !Linear3D.empty()) {
+    std::map<std::vector<int64_t>, uint64_t> M;
+    for (const auto &[X, N] : Linear3D)
+      if (X[2] == *Hidden)
+        M[X] += N;
+    if (!M.empty()) {
+      auto [X, N] = modeOf(M);
+      std::string Ev = fmt::format("linear input {} (B, S, hidden), {} calls",
+                                   shapeText(X), N);
+      add("batch_size", std::to_string(X[0]), Ev, Confidence::Low, X[0]);
+      add("seq_len", std::to_string(X[1]), Ev, Confidence::Low, X[1]);
+    }
+  }
+
+  //===--- Distributed setup ----------------------------------------------===//
+  {
+    ArgValue D = Top.get("distributedInfo");
+    uint64_t Coll = 0;
+    double CollTime = 0;
+    for (EventId G : T.eventsOfKind(EventKind::Kernel))
+      if (isCollectiveKernel(T.name(G))) {
+        ++Coll;
+        CollTime += T.dur(G);
+      }
+    if (D.isObject()) {
+      auto Rank = D.get("rank").asInt();
+      auto World = D.get("world_size").asInt();
+      StringRef Backend = D.get("backend").getString();
+      ArgValue Pgs = D.get("pg_config");
+      std::string Ev = fmt::format("distributedInfo: backend={}, rank={}, world_size={}",
+                       Backend.str(), Rank ? std::to_string(*Rank) : "?",
+                       World ? std::to_string(*World) : "?");
+      add("distributed",
+          fmt::format("rank {} of {} ({})", Rank ? std::to_string(*Rank) : "?",
+                      World ? std::to_string(*World) : "?", Backend.str()),
+          Ev, Confidence::High);
+      if (Rank)
+        add("rank", std::to_string(*Rank), "distributedInfo.rank",
+            Confidence::High, *Rank);
+      if (World)
+        add("world_size", std::to_string(*World), "distributedInfo.world_size",
+            Confidence::High, *World);
+      if (!Backend.empty())
+        add("backend", Backend.str(), "distributedInfo.backend",
+            Confidence::High);
+      if (Pgs.isArray()) {
+        // Process groups by size: "71 (size 8: 5, size 1: 66)".
+        std::map<int64_t, uint64_t> BySize;
+        std::string Names;
+        for (size_t I = 0, N = Pgs.size(); I < N; ++I) {
+          ArgValue P = Pgs[I];
+          ++BySize[P.get("pg_size").asInt().value_or(-1)];
+          if (I < 4)
+            Names += fmt::format("{}{}:{}", I ? ", " : "",
+                                 P.get("pg_name").getString().str(),
+                                 P.get("pg_desc").getString().str());
+        }
+        std::string Sizes;
+        for (auto It = BySize.rbegin(); It != BySize.rend(); ++It)
+          Sizes += fmt::format("{}size {}: {}", Sizes.empty() ? "" : ", ",
+                               It->first, It->second);
+        add("process_groups", std::to_string(Pgs.size()),
+            fmt::format("distributedInfo.pg_config: {} groups ({}); first: "
+                        "{}{}",
+                        Pgs.size(), Sizes, Names, Pgs.size() > 4 ? ", ..." : ""),
+            Confidence::High, int64_t(Pgs.size()));
+      }
+    }
+    if (Coll > 0)
+      add("collectives", std::to_string(Coll),
+          fmt::format("{} collective kernels (nccl/rccl/all_reduce/all_gather/"
+                      "reduce_scatter/all_to_all names), {:.3f} µs",
+                      Coll, CollTime),
+          Confidence::High, int64_t(Coll));
+  }
+
+  // Keep the documented key order whatever order the sections ran in.
+  static constexpr llvm::StringLiteral Order[] = {
+      "framework", "device", "mode", "optimizer", "execution",
+      "model_family", "model_class", "hidden_size", "num_heads",
+      "num_kv_heads", "head_dim", "num_layers", "vocab_size", "precision",
+      "batch_size", "seq_len", "distributed", "rank", "world_size", "backend",
+      "process_groups", "collectives"};
+  auto Rank = [](StringRef K) {
+    return size_t(llvm::find(Order, K) - std::begin(Order));
+  };
+  std::stable_sort(Facts.begin(), Facts.end(),
+                   [&](const WorkloadFact &A, const WorkloadFact &B) {
+                     return Rank(A.Key) < Rank(B.Key);
+                   });
+}
