@@ -1,0 +1,116 @@
+//===- ArchSpec.cpp - GPU peak numbers for roofline -----------------------===//
+#include "tl/Analysis/ArchSpec.h"
+
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <vector>
+
+using namespace tl;
+
+std::optional<double> ArchSpec::peakTflops(llvm::StringRef ComputeSpec) const {
+  auto It = MaxTflops.find(ComputeSpec);
+  if (It == MaxTflops.end())
+    return std::nullopt;
+  return It->second;
+}
+
+static llvm::Error archError(llvm::StringRef Path, const llvm::Twine &Msg) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                 (Path + ": " + Msg).str());
+}
+
+/// Parse the document; the only place where yaml-cpp may throw.
+static llvm::Expected<ArchSpec> parseArch(llvm::StringRef Path,
+                                          llvm::StringRef Text) {
+  ArchSpec A;
+  try {
+    YAML::Node Root = YAML::Load(Text.str());
+    if (!Root.IsMap())
+      return archError(Path, "top level is not a mapping");
+    bool HaveName = false, HaveBw = false;
+    for (const auto &KV : Root) {
+      std::string Key = KV.first.as<std::string>();
+      const YAML::Node &V = KV.second;
+      if (Key == "name") {
+        A.Name = V.as<std::string>();
+        HaveName = true;
+      } else if (Key == "source") {
+        A.Source = V.as<std::string>();
+        if (A.Source != "measured" && A.Source != "datasheet")
+          return archError(Path, "source must be 'measured' or 'datasheet', "
+                                 "got '" + A.Source + "'");
+      } else if (Key == "mem_bw_gbps") {
+        A.MemBwGBps = V.as<double>();
+        HaveBw = true;
+      } else if (Key == "memory_gb") {
+        A.MemoryGB = V.as<double>();
+      } else if (Key == "max_achievable_tflops") {
+        if (!V.IsMap())
+          return archError(Path, "max_achievable_tflops is not a mapping");
+        for (const auto &P : V)
+          A.MaxTflops[P.first.as<std::string>()] = P.second.as<double>();
+      } else {
+        return archError(Path, "unknown key '" + Key + "'");
+      }
+    }
+    if (!HaveName)
+      return archError(Path, "missing key 'name'");
+    if (!HaveBw)
+      return archError(Path, "missing key 'mem_bw_gbps'");
+  } catch (const YAML::Exception &E) {
+    return archError(Path, E.what());
+  }
+  return A;
+}
+
+llvm::Expected<ArchSpec> tl::loadArchSpec(llvm::StringRef Path) {
+  auto Buf = llvm::MemoryBuffer::getFile(Path);
+  if (!Buf)
+    return archError(Path, Buf.getError().message());
+  return parseArch(Path, (*Buf)->getBuffer());
+}
+
+llvm::Expected<ArchSpec> tl::resolveArchSpec(llvm::StringRef NameOrPath,
+                                             llvm::StringRef DataDir) {
+  llvm::StringRef Ext = llvm::sys::path::extension(NameOrPath);
+  bool LooksLikePath = NameOrPath.contains('/') || Ext == ".yaml" ||
+                       Ext == ".yml" || Ext == ".json";
+  if (LooksLikePath || llvm::sys::fs::is_regular_file(NameOrPath))
+    return loadArchSpec(NameOrPath);
+  llvm::SmallString<256> Dir(DataDir);
+  llvm::sys::path::append(Dir, "arch");
+  std::vector<std::string> Names;
+  std::error_code EC;
+  for (llvm::sys::fs::directory_iterator It(Dir, EC), End; It != End && !EC;
+       It.increment(EC)) {
+    llvm::StringRef P = It->path();
+    if (llvm::sys::path::extension(P) != ".yaml")
+      continue;
+    llvm::StringRef Stem = llvm::sys::path::stem(P);
+    if (Stem.equals_insensitive(NameOrPath))
+      return loadArchSpec(P);
+    Names.push_back(Stem.str());
+  }
+  std::sort(Names.begin(), Names.end());
+  return llvm::createStringError(
+      llvm::inconvertibleErrorCode(),
+      "unknown arch '" + NameOrPath.str() + "' (known: " +
+          llvm::join(Names, ", ") + ")");
+}
+
+std::optional<std::string> tl::archNameForDevice(llvm::StringRef DeviceName) {
+  // Longer / more specific names first.
+  static const char *const Known[] = {"MI355X", "MI325X", "MI300X", "H200",
+                                      "H100",   "B200",   "A100"};
+  for (const char *K : Known)
+    if (DeviceName.contains_insensitive(K))
+      return std::string(K);
+  return std::nullopt;
+}

@@ -1,0 +1,133 @@
+//===- PerfModel.cpp - model dispatch and the §5.1 metrics ----------------===//
+#include "tl/Analysis/PerfModel.h"
+#include "tl/Analysis/ArchSpec.h"
+
+#include "PerfModels/ModelUtil.h"
+
+#include "llvm/ADT/StringMap.h"
+
+#include <cmath>
+#include <limits>
+
+using namespace tl;
+using namespace tl::pm;
+
+namespace {
+using Builder = llvm::Expected<PerfModelResult> (*)(const OpDesc &);
+struct ModelTable {
+  llvm::StringMap<Builder> Map;
+  std::vector<std::string> Order;
+  void add(std::initializer_list<const char *> Names, Builder B) {
+    for (const char *N : Names)
+      if (Map.try_emplace(N, B).second)
+        Order.push_back(N);
+  }
+};
+} // namespace
+
+static ModelTable makeTable() {
+  ModelTable T;
+  T.add({"aten::mm", "aten::addmm", "aten::bmm", "aten::baddbmm",
+         "aten::_scaled_mm", "trtllm::cublas_scaled_mm",
+         "bitsandbytes::int8_linear_matmul", "tex_ts::te_gemm_ts",
+         "_Linear_yfwd_mm", "_LinearBackward_xgrad_mm",
+         "_LinearBackward_wgrad_mm", "_LayerNormLinear_yfwd_mm",
+         "_LayerNormLinearBackward_xgrad_mm",
+         "_LayerNormLinearBackward_wgrad_mm"},
+        buildGemm);
+  T.add({"aten::_scaled_dot_product_flash_attention",
+         "aten::_scaled_dot_product_efficient_attention",
+         "aten::_scaled_dot_product_cudnn_attention", "FlashAttnFunc",
+         "flash_attn::_flash_attn_forward", "flash_attn::_flash_attn_backward",
+         "aiter::_flash_attn_forward", "aiter::_flash_attn_backward",
+         "aiter::wrapper_fmha_v3_fwd", "aiter::wrapper_fmha_v3_bwd",
+         "aiter::mha_fwd", "aiter::fmha_v3_fwd", "flash_attn_3::fwd"},
+        buildSdpa);
+  T.add({"aten::convolution", "aten::convolution_backward", "ConvBias_",
+         "ConvBiasReLU_"},
+        buildConv);
+  T.add({"aten::div", "aten::div_", "aten::mul", "aten::mul_", "aten::add",
+         "aten::add_", "aten::sigmoid_backward", "aten::threshold_backward",
+         "LigerSiLUMulFunction", "aten::copy", "aten::copy_",
+         "aten::clamp_min", "aten::clamp_min_", "aten::clamp_max",
+         "aten::clamp_max_", "aten::sigmoid", "aten::rsqrt", "aten::silu",
+         "aten::neg", "aten::pow", "aten::replication_pad1d",
+         "aten::replication_pad2d", "aten::replication_pad3d",
+         "aten::upsample_nearest1d", "aten::upsample_nearest2d",
+         "aten::upsample_nearest3d"},
+        buildElementwise);
+  for (const char *Kind :
+       {"batch_norm", "layer_norm", "group_norm", "instance_norm"})
+    for (const char *Prefix : {"", "native_", "miopen_", "cudnn_"}) {
+      std::string N = std::string("aten::") + Prefix + Kind;
+      if (T.Map.try_emplace(N, buildNorm).second)
+        T.Order.push_back(N);
+    }
+  T.add({"aten::_fused_rms_norm", "aiter::_groupnorm_run"}, buildNorm);
+  for (const char *Kind : {"batch_norm", "layer_norm", "group_norm",
+                           "instance_norm", "rms_norm"})
+    for (const char *Prefix : {"", "native_", "miopen_", "cudnn_"}) {
+      std::string N = std::string("aten::") + Prefix + Kind + "_backward";
+      if (T.Map.try_emplace(N, buildNorm).second)
+        T.Order.push_back(N);
+    }
+  T.add({"aten::_fused_rms_norm_backward"}, buildNorm);
+  T.add({"aten::sum", "aten::mean", "aten::max", "aten::min", "aten::norm",
+         "aten::linalg_norm", "aten::std", "aten::var", "aten::logsumexp",
+         "aten::cumsum", "aten::cumprod", "aten::amin", "aten::amax"},
+        buildReduce);
+  return T;
+}
+
+static const ModelTable &table() {
+  static const ModelTable T = makeTable();
+  return T;
+}
+
+bool tl::hasPerfModel(llvm::StringRef Name) {
+  return table().Map.contains(Name);
+}
+
+std::vector<std::string> tl::perfModelOpNames() { return table().Order; }
+
+llvm::Expected<PerfModelResult> tl::buildPerfModel(const OpDesc &Op) {
+  auto It = table().Map.find(Op.Name);
+  if (It != table().Map.end())
+    return It->second(Op);
+  if (isTritonKernelName(Op.Name))
+    return buildTriton(Op);
+  return err("no perf model for '" + Op.Name + "'");
+}
+
+llvm::Expected<PerfMetrics> tl::computeMetrics(const PerfModelResult &M,
+                                               double KernelTimeUs, bool Bwd,
+                                               const ArchSpec *Arch) {
+  constexpr double NaN = std::numeric_limits<double>::quiet_NaN();
+  if (Bwd && !M.HasBwd)
+    return notImpl(M.ModelClass + " has no backward model");
+  double Flops = Bwd ? M.FlopsBwd : M.Flops;
+  std::optional<double> Bytes = Bwd ? M.BytesBwd : M.Bytes;
+  PerfMetrics R;
+  R.GFLOPS = Flops / 1e9;
+  R.TFLOPSs = KernelTimeUs == 0 ? NaN : (R.GFLOPS / 1e3) / (KernelTimeUs / 1e6);
+  if (Bytes) {
+    R.DataMovedMB = *Bytes / 1048576;
+    // Python: GFLOPS * 1e9 / bytes (GFLOPS is already divided).
+    R.FlopsPerByte = *Bytes == 0 ? NaN : R.GFLOPS * 1e9 / *Bytes;
+    R.TBs = KernelTimeUs == 0 ? NaN : (*Bytes / 1e12) / (KernelTimeUs / 1e6);
+  } else {
+    R.DataMovedMB = R.FlopsPerByte = R.TBs = NaN;
+  }
+  R.ComputeSpec = M.ComputeSpec;
+  if (Arch && Bytes) {
+    if (auto Peak = Arch->peakTflops(M.ComputeSpec)) {
+      double ComputeUs = R.GFLOPS * 1e9 / (*Peak * 1e12) * 1e6;
+      double MemUs = *Bytes / (Arch->MemBwGBps * 1e9) * 1e6;
+      R.HasRoofline = true;
+      R.RooflineTimeUs = std::max(ComputeUs, MemUs);
+      R.RooflineBound = ComputeUs >= MemUs ? "COMPUTE_BOUND" : "MEMORY_BOUND";
+      R.PctRoofline = KernelTimeUs == 0 ? NaN : R.RooflineTimeUs / KernelTimeUs * 100;
+    }
+  }
+  return R;
+}

@@ -1,0 +1,60 @@
+//===- ModelUtil.h - shared helpers of the perf models ---------*- C++ -*-===//
+#ifndef TL_LIB_ANALYSIS_PERFMODELS_MODELUTIL_H
+#define TL_LIB_ANALYSIS_PERFMODELS_MODELUTIL_H
+
+#include "tl/Analysis/PerfModel.h"
+
+#include "llvm/ADT/Twine.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tl::pm {
+
+using Shape = std::vector<int64_t>;
+
+llvm::Error err(const llvm::Twine &Msg);
+llvm::Error notImpl(const llvm::Twine &Msg);
+
+/// Dims[I] as a shape (list of ints); error when missing or not a shape.
+llvm::Expected<Shape> shapeAt(const OpDesc &Op, size_t I);
+/// Dims[I] exists and is a non-empty list.
+bool dimsNonEmpty(const OpDesc &Op, size_t I);
+/// Dims[I] exists (Python `Dims[I] is not None`; absent tensors are []).
+llvm::Expected<bool> dimsPresent(const OpDesc &Op, size_t I);
+/// tuple(Strides[I]), or None when the trace has no such entry.
+PyValue strideAt(const OpDesc &Op, size_t I);
+llvm::Expected<std::string> typeAt(const OpDesc &Op, size_t I);
+llvm::Expected<std::string> concreteAt(const OpDesc &Op, size_t I);
+
+/// Python prod over a shape; prod(()) == 1. Computed in int64.
+int64_t prod(const Shape &S);
+PyValue shapeValue(const Shape &S);
+std::optional<int64_t> bpe(llvm::StringRef Type);
+/// "<maf>_<precision of Dtype>", "" when unknown.
+std::string computeSpec(llvm::StringRef Maf, llvm::StringRef Dtype);
+
+/// Python int(S) (surrounding whitespace allowed).
+std::optional<int64_t> parsePyInt(llvm::StringRef S);
+/// Python float(S).
+std::optional<double> parsePyFloat(llvm::StringRef S);
+/// ast.literal_eval subset: ints, floats, True/False/None, quoted strings,
+/// lists and tuples (nested).
+llvm::Expected<PyValue> parsePyLiteral(llvm::StringRef S);
+/// "[1, 1]" -> {1, 1}: strip the outer brackets, split on commas.
+llvm::Expected<Shape> parseIntList(llvm::StringRef S);
+
+// Model families; each returns the model of Op or an error.
+llvm::Expected<PerfModelResult> buildGemm(const OpDesc &Op);
+llvm::Expected<PerfModelResult> buildConv(const OpDesc &Op);
+llvm::Expected<PerfModelResult> buildSdpa(const OpDesc &Op);
+llvm::Expected<PerfModelResult> buildElementwise(const OpDesc &Op);
+llvm::Expected<PerfModelResult> buildNorm(const OpDesc &Op);
+llvm::Expected<PerfModelResult> buildReduce(const OpDesc &Op);
+llvm::Expected<PerfModelResult> buildTriton(const OpDesc &Op);
+
+} // namespace tl::pm
+
+#endif
