@@ -6,6 +6,7 @@
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <charconv>
 #include <cmath>
 
 using namespace tl;
@@ -158,12 +159,9 @@ static void writeScalar(llvm::raw_ostream &OS, const ArgStore &S,
     break;
   case ArgValue::Type::Double: {
     // Shortest text that reads back to the same double.
-    char Buf[40];
-    for (int Prec = 1; Prec <= 17; ++Prec) {
-      snprintf(Buf, sizeof(Buf), "%.*g", Prec, N.D);
-      if (std::strtod(Buf, nullptr) == N.D)
-        break;
-    }
+    char Buf[64];
+    auto R = std::to_chars(Buf, Buf + sizeof(Buf), N.D);
+    *R.ptr = 0;
     llvm::StringRef T(Buf);
     OS << T;
     if (std::isfinite(N.D) && !T.contains_insensitive('e') && !T.contains('.'))

@@ -17,6 +17,8 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <algorithm>
+#include <charconv>
 #include <set>
 
 using namespace tl;
@@ -26,24 +28,10 @@ std::string tl::formatDouble(double D) {
     return "nan";
   if (std::isinf(D))
     return D > 0 ? "inf" : "-inf";
-  char Buf[40];
-  for (int Prec = 1; Prec <= 17; ++Prec) {
-    snprintf(Buf, sizeof(Buf), "%.*g", Prec, D);
-    if (std::strtod(Buf, nullptr) == D)
-      break;
-  }
-  std::string S(Buf);
-  // Prefer plain notation for values printed with an exponent but exactly
-  // representable as a short fixed-point number (timestamps ~1e12).
-  if (S.find('e') != std::string::npos && std::fabs(D) < 1e16 &&
-      std::fabs(D) >= 1) {
-    for (int Prec = 0; Prec <= 6; ++Prec) {
-      snprintf(Buf, sizeof(Buf), "%.*f", Prec, D);
-      if (std::strtod(Buf, nullptr) == D)
-        return Buf;
-    }
-  }
-  return S;
+  // Shortest text that reads back to exactly D.
+  char Buf[64];
+  auto R = std::to_chars(Buf, Buf + sizeof(Buf), D);
+  return std::string(Buf, R.ptr);
 }
 
 static void quoted(llvm::raw_ostream &OS, llvm::StringRef S) {
@@ -110,8 +98,12 @@ void tl::printTrace(const Trace &T, llvm::raw_ostream &OS) {
     size_t Next;
   };
   std::vector<Frame> Stack;
+  // Indentation is capped so that output stays linear in very deep trees.
+  auto Indent = [&](size_t Depth) {
+    OS.indent(unsigned(2 * std::min<size_t>(Depth, 100)));
+  };
   auto Open = [&](EventId E) {
-    OS.indent(2 * (Stack.size() + 1));
+    Indent(Stack.size() + 1);
     printEventLine(T, E, OS);
     if (T.children(E).empty()) {
       OS << '\n';
@@ -129,7 +121,8 @@ void tl::printTrace(const Trace &T, llvm::raw_ostream &OS) {
       auto Kids = T.children(F.E);
       if (F.Next == Kids.size()) {
         Stack.pop_back();
-        OS.indent(2 * (Stack.size() + 1)) << "}\n";
+        Indent(Stack.size() + 1);
+        OS << "}\n";
         continue;
       }
       Open(Kids[F.Next++]);

@@ -28,6 +28,10 @@ llvm::Error tl::verifyTrace(const Trace &T) {
   };
   const Trace::Storage &S = T.storage();
   size_t N = T.size();
+  // Symmetry is checked by counting: every listed child/bwd entry points back,
+  // no child is listed twice, and the totals match the parent/fwd links.
+  uint64_t WithParent = 0, ChildEntries = 0, FwdLinks = 0, BwdEntries = 0;
+  std::vector<uint8_t> SeenChild(N, 0);
   for (EventId E = 0; E < N; ++E) {
     if (E && S.Uid[E] <= S.Uid[E - 1])
       Fail(E, "uids not increasing");
@@ -43,8 +47,7 @@ llvm::Error tl::verifyTrace(const Trace &T) {
         Fail(E, "parent out of range");
         continue;
       }
-      if (!llvm::is_contained(T.children(P), E))
-        Fail(E, "not among its parent's children");
+      ++WithParent;
       if (isGpuKind(T.kind(E))) {
         if (!isRuntimeKind(T.kind(P)))
           Fail(E, "GPU event launched by a non-runtime event");
@@ -62,20 +65,29 @@ llvm::Error tl::verifyTrace(const Trace &T) {
           Fail(E, "child not inside its parent");
       }
     }
-    for (EventId C : T.children(E))
+    for (EventId C : T.children(E)) {
+      ++ChildEntries;
       if (C >= N || T.parent(C) != E)
         Fail(E, "child whose parent is another event");
+      else if (SeenChild[C]++)
+        Fail(C, "listed twice as a child");
+    }
     if (T.isDroppedFromTree(E) &&
         (P != NoEvent || llvm::any_of(T.children(E), [&](EventId C) {
            return !isGpuKind(T.kind(C));
          })))
       Fail(E, "dropped event has host links");
     EventId F = T.fwdEvent(E);
-    if (F != NoEvent && (F >= N || !llvm::is_contained(T.bwdEvents(F), E)))
-      Fail(E, "fwd link without matching bwd link");
-    for (EventId B : T.bwdEvents(E))
+    if (F != NoEvent) {
+      ++FwdLinks;
+      if (F >= N)
+        Fail(E, "fwd link out of range");
+    }
+    for (EventId B : T.bwdEvents(E)) {
+      ++BwdEntries;
       if (B >= N || T.fwdEvent(B) != E)
         Fail(E, "bwd link without matching fwd link");
+    }
     if (E < S.GpuBegin.size() &&
         (S.GpuBegin[E] > S.GpuEnd[E] || S.GpuEnd[E] > S.GpuOrder.size()))
       Fail(E, "subtree GPU range out of bounds");
@@ -83,6 +95,10 @@ llvm::Error tl::verifyTrace(const Trace &T) {
       if (G >= N || !isGpuKind(T.kind(G)))
         Fail(E, "non-GPU event in subtree GPU events");
   }
+  if (WithParent != ChildEntries)
+    Fail(0, "parent links and children lists disagree");
+  if (FwdLinks != BwdEntries)
+    Fail(0, "fwd links and bwd lists disagree");
   for (EventId R : T.cpuRoots()) {
     if (R >= N || T.kind(R) != EventKind::CpuOp) {
       Fail(R, "cpu root is not a cpu_op");

@@ -2,6 +2,8 @@
 #include "InputStream.h"
 
 #include <cstring>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <zlib.h>
 
 using namespace tl;
@@ -68,8 +70,28 @@ bool InputStream::start() {
   size_t Got = readRaw(In.data(), In.size());
   if (hasError())
     return false;
+  uint64_t RawSize = Mem.size();
+  struct stat St;
+  if (F && fstat(fileno(F), &St) == 0)
+    RawSize = uint64_t(St.st_size);
+  SizeHint = RawSize;
   if (Got >= 2 && uint8_t(In[0]) == 0x1f && uint8_t(In[1]) == 0x8b) {
     Gzip = true;
+    // ISIZE (uncompressed size mod 2^32) ends the last gzip member.
+    unsigned char T[4] = {0, 0, 0, 0};
+    bool HaveT = false;
+    if (RawSize >= 18) {
+      if (F)
+        HaveT = pread(fileno(F), T, 4, off_t(RawSize - 4)) == 4;
+      else {
+        std::memcpy(T, Mem.data() + RawSize - 4, 4);
+        HaveT = true;
+      }
+    }
+    uint64_t ISize = HaveT ? (uint64_t(T[0]) | uint64_t(T[1]) << 8 |
+                              uint64_t(T[2]) << 16 | uint64_t(T[3]) << 24)
+                           : 0;
+    SizeHint = ISize >= RawSize ? ISize : RawSize * 8;
     Z = std::make_unique<ZState>();
     if (inflateInit2(&Z->S, 15 + 16) != Z_OK) {
       fail(0, "expected a gzip stream (zlib init failed)");

@@ -53,6 +53,9 @@ public:
   size_t PutEnd(Ch *) { return 0; }
 
   bool isGzip() const { return Gzip; }
+  /// Rough size of the decoded JSON (file size, or the gzip trailer's
+  /// ISIZE), for reserving columns; 0 when unknown.
+  uint64_t sizeHint() const { return SizeHint; }
   bool hasError() const { return !Err.empty(); }
   const std::string &error() const { return Err; }
   uint64_t errorOffset() const { return ErrOffset; }
@@ -80,6 +83,7 @@ private:
   size_t Pos = 0, Len = 0;
   uint64_t Base = 0; // uncompressed offset of Out[0]
 
+  uint64_t SizeHint = 0;
   uint64_t MaxBytes;
   std::function<void(uint64_t)> Progress;
   std::string Err;
