@@ -1,11 +1,413 @@
-//===- tl-opt.cpp - the tl driver -----------------------------------------===//
-// Placeholder driver; replaced by the pass-infrastructure work.
+//===- tl-opt.cpp - The tl driver ------------------------------------------===//
+//
+// trace -> import -> (verify / print IR) -> passes (thread pool) -> findings
+// -> emitters into the output directory.
+//
+// Exit codes: 0 ok; 1 input or usage error (nothing analyzed, or
+// --verify-findings mismatch); 2 a pass failed (other passes still ran and
+// the report lists the failure).
+//
+//===----------------------------------------------------------------------===//
+#include "DriverConfig.h"
+#include "VerifyFindings.h"
+
+#include "tl/Analysis/AnalysisManager.h"
+#include "tl/Analysis/ArchSpec.h"
+#include "tl/IR/Printer.h"
+#include "tl/IR/Trace.h"
+#include "tl/IR/Verifier.h"
+#include "tl/Import/Importer.h"
+#include "tl/Pass/PassManager.h"
+#include "tl/Pass/PassPipeline.h"
+#include "tl/Pass/PassPlugin.h"
+#include "tl/Pass/PassRegistry.h"
+#include "tl/Report/Emitter.h"
 #include "tl/Support/Version.h"
+
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/TimeProfiler.h"
+#include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <chrono>
+#include <cstdlib>
+
+using namespace llvm;
+using namespace tl;
+
+namespace {
+
+// Options live inside a struct constructed in main(): no static constructors.
+struct Options {
+  cl::OptionCategory Input{"Input"};
+  cl::OptionCategory Pipeline{"Pipeline"};
+  cl::OptionCategory Output{"Output"};
+  cl::OptionCategory Debug{"Debugging and instrumentation"};
+
+  cl::list<std::string> Traces{cl::Positional, cl::desc("<trace.json[.gz]>..."),
+                               cl::cat(Input)};
+  cl::opt<std::string> Config{
+      "config", cl::desc("YAML file with settings (pipeline, passes, arch, "
+                         "output, threads, include-unlinked); flags win"),
+      cl::value_desc("file"), cl::cat(Input)};
+  cl::opt<std::string> Arch{
+      "arch", cl::desc("GPU for roofline numbers: a shipped name (MI300X, "
+                       "H100, ...) or a .yaml/.json arch file"),
+      cl::value_desc("name|file"), cl::cat(Input)};
+  cl::opt<bool> IncludeUnlinked{
+      "include-unlinked",
+      cl::desc("Keep GPU events that no CPU launch points at"),
+      cl::cat(Input)};
+
+  cl::opt<std::string> PassPipelineText{
+      "pass-pipeline",
+      cl::desc("Passes to run, e.g. 'system,compute' or "
+               "'gemm{min-impact=0.5},multi-kernel' (default: system,compute)"),
+      cl::value_desc("pipeline"), cl::cat(Pipeline)};
+  cl::list<std::string> Plugins{
+      "load-pass-plugin", cl::desc("Load passes from a plugin (repeatable)"),
+      cl::value_desc("lib.so"), cl::cat(Pipeline)};
+  cl::opt<bool> NoBuiltin{
+      "no-builtin-passes",
+      cl::desc("Do not load the built-in passes from <tool>/../lib/tl/passes"),
+      cl::cat(Pipeline)};
+  cl::opt<unsigned> Threads{
+      "threads", cl::desc("Worker threads for passes (0 = all cores, 1 = "
+                          "serial); output is identical for every value"),
+      cl::init(0), cl::cat(Pipeline)};
+  cl::opt<bool> ListPasses{
+      "list-passes",
+      cl::desc("List passes, their options and the named pipelines, then exit"),
+      cl::cat(Pipeline)};
+  cl::opt<bool> DumpPipeline{
+      "dump-pass-pipeline",
+      cl::desc("Print the expanded pipeline with every option value, then "
+               "exit"),
+      cl::cat(Pipeline)};
+
+  cl::opt<std::string> OutDir{
+      "o", cl::desc("Output directory (default: <trace dir>/analysis_output)"),
+      cl::value_desc("dir"), cl::cat(Output)};
+  cl::opt<bool> Quiet{"quiet", cl::desc("No progress or summary on stderr"),
+                      cl::cat(Output)};
+
+  cl::opt<std::string> PrintIR{
+      "print-ir", cl::desc("Print the imported IR to stdout and exit "
+                           "(=summary for counts only)"),
+      cl::ValueOptional, cl::value_desc("summary"), cl::cat(Debug)};
+  cl::opt<bool> VerifyIR{"verify-ir",
+                         cl::desc("Check IR invariants after import"),
+                         cl::cat(Debug)};
+  cl::opt<std::string> VerifyFindingsFile{
+      "verify-findings",
+      cl::desc("Check findings against '# expected-finding <tier> <pass> "
+               "{{regex}}' lines in FILE (default <trace>.expected); no "
+               "report is written"),
+      cl::ValueOptional, cl::value_desc("file"), cl::cat(Debug)};
+  cl::opt<bool> Timing{"timing",
+                       cl::desc("Print wall and CPU time per pass and "
+                                "analysis to stderr"),
+                       cl::cat(Debug)};
+  cl::opt<std::string> TimingFormat{
+      "timing-format", cl::desc("--timing output: text or json"),
+      cl::init("text"), cl::value_desc("text|json"), cl::cat(Debug)};
+  cl::opt<bool> PassStatistics{
+      "pass-statistics", cl::desc("Print each pass's counters to stderr"),
+      cl::cat(Debug)};
+  cl::opt<std::string> TimeTrace{
+      "time-trace",
+      cl::desc("Write a Chrome trace of tl-opt's own run to FILE"),
+      cl::value_desc("file"), cl::cat(Debug)};
+};
+
+[[nodiscard]] int fail(const Twine &Msg) {
+  errs() << "tl-opt: error: " << Msg << "\n";
+  return 1;
+}
+
+std::string toolVersion() {
+  return std::string("tl-opt ") + TL_VERSION_STRING + " (" + TL_GIT_HASH +
+         ")";
+}
+
+/// Progress on an interactive stderr only.
+bool showProgress(const Options &O) {
+  if (O.Quiet)
+    return false;
+  if (const char *E = std::getenv("TL_NO_PROGRESS"); E && StringRef(E) == "1")
+    return false;
+  return errs().is_displayed();
+}
+
+std::string dataDir(StringRef Argv0) {
+  std::string Exe = sys::fs::getMainExecutable(Argv0.data(), nullptr);
+  SmallString<256> D(sys::path::parent_path(Exe));
+  sys::path::append(D, "..", "share", "tl");
+  return std::string(D);
+}
+
+/// libLLVM registers some options of its own under names tl-opt uses
+/// (e.g. `threads`); drop those so ours can be registered.
+void releaseOptionNames() {
+  static const char *const Names[] = {
+      "config", "arch", "include-unlinked", "pass-pipeline",
+      "load-pass-plugin", "no-builtin-passes", "threads", "list-passes",
+      "dump-pass-pipeline", "o", "quiet", "print-ir", "verify-ir",
+      "verify-findings", "timing", "timing-format", "pass-statistics",
+      "time-trace"};
+  StringMap<cl::Option *> &Map = cl::getRegisteredOptions();
+  for (const char *N : Names)
+    if (cl::Option *Existing = Map.lookup(N))
+      Existing->removeArgument();
+}
+
+int run(int argc, char **argv) {
+  releaseOptionNames();
+  Options O;
+  cl::HideUnrelatedOptions(
+      {&O.Input, &O.Pipeline, &O.Output, &O.Debug});
+  cl::SetVersionPrinter([](raw_ostream &OS) {
+    OS << toolVersion() << "\n";
+  });
+  cl::ParseCommandLineOptions(
+      argc, argv,
+      "tl-opt: analyze GPU profiler traces (PyTorch profiler / Kineto JSON)\n\n"
+      "  Imports each trace into the tl IR, runs the pass pipeline on a\n"
+      "  thread pool and writes findings.json (and the other reports) into\n"
+      "  the output directory.\n\n"
+      "  Exit codes: 0 ok, 1 input/usage error, 2 a pass failed.\n");
+
+  // Config file first; command-line flags override what they set.
+  DriverConfig Cfg;
+  if (!O.Config.empty()) {
+    auto C = loadDriverConfig(O.Config);
+    if (!C)
+      return fail(toString(C.takeError()));
+    Cfg = std::move(*C);
+  }
+  std::string PipelineText = "system,compute";
+  if (Cfg.Pipeline)
+    PipelineText = *Cfg.Pipeline;
+  if (O.PassPipelineText.getNumOccurrences())
+    PipelineText = O.PassPipelineText;
+  unsigned Threads = O.Threads;
+  if (Cfg.Threads && !O.Threads.getNumOccurrences())
+    Threads = *Cfg.Threads;
+  bool IncludeUnlinked = O.IncludeUnlinked;
+  if (Cfg.IncludeUnlinked && !O.IncludeUnlinked.getNumOccurrences())
+    IncludeUnlinked = *Cfg.IncludeUnlinked;
+  std::string ArchName = O.Arch;
+  if (Cfg.Arch && !O.Arch.getNumOccurrences())
+    ArchName = *Cfg.Arch;
+  std::string OutDir = O.OutDir;
+  if (Cfg.Output && !O.OutDir.getNumOccurrences())
+    OutDir = *Cfg.Output;
+  if (O.TimingFormat != "text" && O.TimingFormat != "json")
+    return fail("--timing-format must be 'text' or 'json', got '" +
+                O.TimingFormat + "'");
+
+  // Passes: built-in plugins (sorted), then --load-pass-plugin in order.
+  PassRegistry Registry;
+  registerBuiltinPipelines(Registry);
+  std::vector<std::string> PluginPaths;
+  if (!O.NoBuiltin) {
+    std::string Exe = sys::fs::getMainExecutable(argv[0], (void *)&fail);
+    PluginPaths = findBuiltinPlugins(Exe);
+  }
+  for (const std::string &P : O.Plugins)
+    PluginPaths.push_back(P);
+  for (const std::string &Path : PluginPaths) {
+    auto Plugin = PassPlugin::load(Path);
+    if (!Plugin)
+      return fail(toString(Plugin.takeError()));
+    if (Error E = Plugin->registerPasses(Registry))
+      return fail(toString(std::move(E)));
+  }
+
+  if (O.ListPasses) {
+    Registry.printListing(outs());
+    return 0;
+  }
+
+  // Config options must name registered passes and options, even when the
+  // pass is not in this pipeline (a typo would otherwise pass silently).
+  for (const auto &[PassName, Opts] : Cfg.PassOptions) {
+    std::unique_ptr<Pass> P = Registry.createPass(PassName);
+    if (!P) {
+      std::string Msg = O.Config + ": unknown pass '" + PassName + "'";
+      std::string Close = Registry.closestName(PassName);
+      if (!Close.empty())
+        Msg += "; did you mean '" + Close + "'?";
+      return fail(Msg);
+    }
+    for (const auto &[K, V] : Opts)
+      if (Error E = P->setOption(K, V))
+        return fail(O.Config + ": " + toString(std::move(E)));
+  }
+
+  // --print-ir only imports; it needs no passes.
+  bool PrintOnly = O.PrintIR.getNumOccurrences() && !O.DumpPipeline;
+  std::string CanonicalPipeline;
+  if (!PrintOnly) {
+    auto Pipeline = buildPipeline(Registry, PipelineText, &Cfg.PassOptions);
+    if (!Pipeline)
+      return fail(toString(Pipeline.takeError()));
+    CanonicalPipeline = Pipeline->str();
+  }
+  if (O.DumpPipeline) {
+    outs() << CanonicalPipeline << "\n";
+    return 0;
+  }
+
+  if (O.Traces.empty())
+    return fail("no trace given (usage: tl-opt [options] <trace.json>; see "
+                "--help)");
+  if (O.Traces.size() > 1 && !OutDir.empty())
+    return fail("-o names one directory; give one trace per run when using "
+                "-o");
+  if (O.Traces.size() > 1 && O.VerifyFindingsFile.getNumOccurrences())
+    return fail("--verify-findings takes one trace");
+
+  AnalysisOptions AOpts;
+  AOpts.IncludeUnlinked = IncludeUnlinked;
+  if (!ArchName.empty()) {
+    auto A = resolveArchSpec(ArchName, dataDir(argv[0]));
+    if (!A)
+      return fail(toString(A.takeError()));
+    AOpts.Arch = std::move(*A);
+  }
+
+  bool Progress = showProgress(O);
+  if (!O.TimeTrace.empty())
+    timeTraceProfilerInitialize(/*TimeTraceGranularity=*/0, "tl-opt");
+
+  int Exit = 0;
+  std::vector<PassPipeline> Pipelines;
+  for (const std::string &TracePath : O.Traces) {
+    if (!sys::fs::exists(TracePath))
+      return fail(TracePath + ": no such file");
+    if (sys::fs::is_directory(TracePath))
+      return fail(TracePath + ": is a directory, not a trace file");
+
+    if (Progress)
+      errs() << "tl-opt: importing " << TracePath << "...\r";
+    Expected<Trace> T = [&] {
+      TimeTraceScope Scope("import", TracePath);
+      return importTrace(TracePath);
+    }();
+    if (!T)
+      return fail(toString(T.takeError()));
+    if (O.VerifyIR || O.PrintIR.getNumOccurrences()) {
+      if (Error E = verifyTrace(*T))
+        return fail(TracePath + ": IR verification failed: " +
+                    toString(std::move(E)));
+    }
+    if (O.PrintIR.getNumOccurrences()) {
+      if (O.PrintIR == "summary")
+        printTraceSummary(*T, outs());
+      else if (O.PrintIR.empty())
+        printTrace(*T, outs());
+      else
+        return fail("--print-ir takes no value or 'summary', got '" +
+                    O.PrintIR + "'");
+      continue;
+    }
+
+    // A fresh set of pass instances for every trace.
+    auto P = buildPipeline(Registry, PipelineText, &Cfg.PassOptions);
+    if (!P)
+      return fail(toString(P.takeError()));
+    AnalysisManager AM(*T, AOpts);
+    PassManager PM(std::move(*P));
+    PassManagerOptions PMOpts;
+    PMOpts.Threads = Threads;
+    PMOpts.TimeTrace = !O.TimeTrace.empty();
+    if (Progress)
+      PMOpts.Progress = [](size_t Done, size_t Total, StringRef Name) {
+        errs() << "tl-opt: passes " << Done << "/" << Total << " (" << Name
+               << ")\x1b[K\r";
+      };
+    auto Wall0 = std::chrono::steady_clock::now();
+    std::vector<PassResult> Results = PM.run(*T, AM, PMOpts);
+    double Wall = std::chrono::duration<double>(
+                      std::chrono::steady_clock::now() - Wall0)
+                      .count();
+    if (Progress)
+      errs() << "\x1b[K";
+
+    std::vector<PassRunInfo> Runs = collectRunInfo(Results);
+    std::vector<FailedPass> Failed = collectFailures(Results);
+    std::vector<Finding> Findings = collectFindings(Results);
+    if (O.Timing)
+      printTiming(errs(), Runs, AM, Wall, O.TimingFormat == "json");
+    if (O.PassStatistics)
+      printStatistics(errs(), Runs);
+    for (const FailedPass &F : Failed)
+      errs() << "tl-opt: error: pass '" << F.Pass << "' failed: " << F.Message
+             << "\n";
+
+    if (O.VerifyFindingsFile.getNumOccurrences()) {
+      std::string File = O.VerifyFindingsFile;
+      if (File.empty())
+        File = TracePath + ".expected";
+      if (Error E = verifyFindings(File, Findings))
+        return fail(toString(std::move(E)));
+      if (!Failed.empty())
+        Exit = 2;
+      continue;
+    }
+
+    std::string Dir = OutDir;
+    if (Dir.empty()) {
+      SmallString<256> D(sys::path::parent_path(TracePath));
+      sys::path::append(D, "analysis_output");
+      Dir = std::string(D);
+    }
+    EmitterRegistry Emitters;
+    registerBuiltinEmitters(Emitters);
+    ReportContext Ctx{*T,
+                      AM,
+                      Findings,
+                      Failed,
+                      Runs,
+                      CanonicalPipeline,
+                      Dir,
+                      toolVersion(),
+                      TracePath};
+    {
+      TimeTraceScope Scope("emit", Dir);
+      if (std::error_code EC = sys::fs::create_directories(Dir))
+        return fail(Dir + ": cannot create output directory: " +
+                    EC.message());
+      if (Error E = Emitters.emitAll(Ctx))
+        return fail(toString(std::move(E)));
+    }
+    if (!O.Quiet)
+      errs() << "tl-opt: " << TracePath << ": " << Findings.size()
+             << " finding(s), " << Failed.size() << " failed pass(es); "
+             << "report in " << Dir << "\n";
+    if (!Failed.empty())
+      Exit = 2;
+  }
+
+  if (!O.TimeTrace.empty()) {
+    std::error_code EC;
+    raw_fd_ostream OS(O.TimeTrace, EC, sys::fs::OF_Text);
+    if (EC)
+      return fail(O.TimeTrace + ": " + EC.message());
+    timeTraceProfilerWrite(OS);
+    timeTraceProfilerCleanup();
+  }
+  return Exit;
+}
+
+} // namespace
+
 int main(int argc, char **argv) {
-  llvm::cl::ParseCommandLineOptions(argc, argv, "tl-opt\n");
-  llvm::outs() << "tl-opt " << TL_VERSION_STRING << " (" << TL_GIT_HASH << ")\n";
-  return 0;
+  InitLLVM X(argc, argv);
+  return run(argc, argv);
 }

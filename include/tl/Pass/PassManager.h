@@ -1,0 +1,75 @@
+//===- PassManager.h - Running a pipeline over a trace ---------*- C++ -*-===//
+//
+// Passes run as independent tasks on a thread pool; each writes to its own
+// FindingSink. Results come back in pipeline order whatever the thread count,
+// so the report is byte-identical for --threads=1 and --threads=N. A failing
+// pass is recorded and the others still run.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TL_PASS_PASSMANAGER_H
+#define TL_PASS_PASSMANAGER_H
+
+#include "tl/Pass/PassPipeline.h"
+#include "tl/Report/Emitter.h"
+#include "tl/Report/Finding.h"
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace tl {
+
+class Trace;
+class AnalysisManager;
+
+struct PassResult {
+  std::string Pass;
+  bool Failed = false;
+  std::string Message;
+  std::vector<Finding> Findings;
+  double WallSeconds = 0;
+  double CpuSeconds = 0;
+  std::vector<std::pair<std::string, uint64_t>> Statistics;
+};
+
+struct PassManagerOptions {
+  /// Worker threads; 0 = all cores, 1 = run serially on the calling thread.
+  unsigned Threads = 0;
+  /// Record llvm::timeTraceProfiler scopes on worker threads too.
+  bool TimeTrace = false;
+  /// Called (serialized) after each pass: (finished, total, pass name).
+  std::function<void(size_t, size_t, llvm::StringRef)> Progress;
+};
+
+class PassManager {
+public:
+  explicit PassManager(PassPipeline Pipeline);
+  ~PassManager();
+
+  /// Run every pass once. Results are in pipeline order.
+  std::vector<PassResult> run(const Trace &T, AnalysisManager &AM,
+                              const PassManagerOptions &Opts = {});
+
+private:
+  std::vector<std::unique_ptr<Pass>> Passes;
+};
+
+/// Findings of all results in pipeline order, ids made unique (moves the
+/// findings out of Results: call collectRunInfo first).
+std::vector<Finding> collectFindings(std::vector<PassResult> &Results);
+std::vector<FailedPass> collectFailures(llvm::ArrayRef<PassResult> Results);
+std::vector<PassRunInfo> collectRunInfo(llvm::ArrayRef<PassResult> Results);
+
+/// --timing text/JSON; --pass-statistics text.
+void printTiming(llvm::raw_ostream &OS, llvm::ArrayRef<PassRunInfo> Runs,
+                 const AnalysisManager &AM, double TotalWallSeconds,
+                 bool Json);
+void printStatistics(llvm::raw_ostream &OS, llvm::ArrayRef<PassRunInfo> Runs);
+
+/// Thread CPU time in seconds (for timings).
+double threadCpuSeconds();
+
+} // namespace tl
+
+#endif // TL_PASS_PASSMANAGER_H

@@ -1,0 +1,77 @@
+//===- PassPipeline.h - Textual pipelines ----------------------*- C++ -*-===//
+//
+//   pipeline ::= element (',' element)*
+//   element  ::= name ('{' option (',' option)* '}')?
+//   option   ::= key '=' value        value: text up to the next ',' or '}'
+//                                     at depth 0; list values `k=1,2,3`
+//                                     continue while the next part has no '='
+//
+// `name` is a pass or a named pipeline (expanded in place). Whitespace around
+// tokens is ignored. Errors name the problem and the closest known name.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TL_PASS_PASSPIPELINE_H
+#define TL_PASS_PASSPIPELINE_H
+
+#include "tl/Pass/Pass.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <map>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace tl {
+
+class PassRegistry;
+
+/// One parsed `name{k=v,...}` before name resolution.
+struct PipelineElement {
+  std::string Name;
+  std::vector<std::pair<std::string, std::string>> Options;
+};
+
+/// Syntax only: split pipeline text into elements.
+llvm::Expected<std::vector<PipelineElement>>
+parsePipelineText(llvm::StringRef Text);
+
+/// Per-pass option values from a config file, applied before the options
+/// written in the pipeline text (which win).
+using PassOptionOverrides =
+    std::map<std::string, std::vector<std::pair<std::string, std::string>>>;
+
+/// An expanded pipeline: fresh pass instances with options applied.
+class PassPipeline {
+public:
+  PassPipeline();
+  PassPipeline(PassPipeline &&);
+  PassPipeline &operator=(PassPipeline &&);
+  ~PassPipeline();
+
+  llvm::ArrayRef<std::unique_ptr<Pass>> passes() const { return Passes; }
+  std::vector<std::unique_ptr<Pass>> takePasses() { return std::move(Passes); }
+  size_t size() const { return Passes.size(); }
+  /// Canonical text: every pass with every option value; re-parses to the
+  /// same pipeline.
+  std::string str() const;
+  void print(llvm::raw_ostream &OS) const;
+
+private:
+  friend llvm::Expected<PassPipeline>
+  buildPipeline(const PassRegistry &, llvm::StringRef,
+                const PassOptionOverrides *);
+  std::vector<std::unique_ptr<Pass>> Passes;
+};
+
+/// Parse Text, expand named pipelines, create the passes from Registry and
+/// apply Overrides then the text's options.
+llvm::Expected<PassPipeline>
+buildPipeline(const PassRegistry &Registry, llvm::StringRef Text,
+              const PassOptionOverrides *Overrides = nullptr);
+
+} // namespace tl
+
+#endif // TL_PASS_PASSPIPELINE_H

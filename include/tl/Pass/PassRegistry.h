@@ -1,0 +1,104 @@
+//===- PassRegistry.h - Known passes and named pipelines -------*- C++ -*-===//
+//
+// No static constructors: the driver owns one PassRegistry and fills it by
+// explicit calls (registerBuiltinPipelines, then each plugin's callback).
+// Registration problems (duplicate names) are collected and returned by
+// takeError(), because plugin callbacks cannot return errors.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TL_PASS_PASSREGISTRY_H
+#define TL_PASS_PASSREGISTRY_H
+
+#include "tl/Pass/Pass.h"
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace tl {
+
+using PassFactory = std::function<std::unique_ptr<Pass>()>;
+
+struct PassInfo {
+  std::string Argument;
+  std::string Description;
+  /// Who registered it ("builtin", a plugin name).
+  std::string Origin;
+  PassFactory Factory;
+  /// A default-constructed instance for listings and claimed categories.
+  std::unique_ptr<Pass> Prototype;
+};
+
+struct PipelineInfo {
+  std::string Name;
+  std::string Description;
+  /// Pipeline text the name expands to ("cpu-idle,kernel-fusion,...").
+  std::string Text;
+};
+
+class PassRegistry {
+public:
+  PassRegistry();
+  ~PassRegistry();
+  PassRegistry(const PassRegistry &) = delete;
+  PassRegistry &operator=(const PassRegistry &) = delete;
+
+  /// Register a pass from its factory. The pass name comes from an instance.
+  void registerPass(PassFactory Factory);
+  template <typename P> void registerPass() {
+    registerPass([] { return std::unique_ptr<Pass>(new P()); });
+  }
+  /// Register a named pipeline (`system`, `compute`): a pipeline text that
+  /// may reference passes registered later (resolved when parsed).
+  void registerPipeline(llvm::StringRef Name, llvm::StringRef Description,
+                        llvm::StringRef Text);
+
+  /// Name of whoever registers next (used in duplicate-name messages).
+  void setOrigin(llvm::StringRef Origin) { CurrentOrigin = Origin.str(); }
+  /// Registration errors collected so far (success when none); clears them.
+  llvm::Error takeError();
+
+  const PassInfo *lookupPass(llvm::StringRef Argument) const;
+  const PipelineInfo *lookupPipeline(llvm::StringRef Name) const;
+  /// A fresh instance of the pass, or null when unknown.
+  std::unique_ptr<Pass> createPass(llvm::StringRef Argument) const;
+
+  /// Every pass / pipeline, sorted by name.
+  std::vector<const PassInfo *> passes() const;
+  std::vector<const PipelineInfo *> pipelines() const;
+
+  /// Union of claimedCategories() over every registered pass, sorted. The
+  /// `other` pass analyzes the categories not in this list.
+  std::vector<std::string> claimedCategories() const;
+  /// Which registered pass claims Category ("" when none).
+  std::string passClaiming(llvm::StringRef Category) const;
+
+  /// The registered pass or pipeline name closest to Name (for "did you
+  /// mean"), "" when nothing is close.
+  std::string closestName(llvm::StringRef Name) const;
+
+  /// `--list-passes` text.
+  void printListing(llvm::raw_ostream &OS) const;
+
+private:
+  llvm::StringMap<PassInfo> Passes;
+  llvm::StringMap<PipelineInfo> Pipelines;
+  std::string CurrentOrigin = "builtin";
+  std::vector<std::string> Errors;
+};
+
+/// `system` and `compute` (spec: tracelens-analysis §1).
+void registerBuiltinPipelines(PassRegistry &Registry);
+
+/// Closest candidate by edit distance ("" if none within a small bound).
+std::string closestMatch(llvm::StringRef Name,
+                         llvm::ArrayRef<std::string> Candidates);
+
+} // namespace tl
+
+#endif // TL_PASS_PASSREGISTRY_H

@@ -1,0 +1,108 @@
+//===- Emitter.h - Turning findings into report files ----------*- C++ -*-===//
+//
+// After the passes ran, the driver hands a ReportContext to every registered
+// emitter (analysis.md, findings.json, CSVs, chart ...). Emitters write only
+// into ReportContext::OutputDir, atomically (writeFileAtomically), and never
+// depend on one another.
+//
+// New emitters are added in lib/Report and registered from
+// registerBuiltinEmitters() (lib/Report/BuiltinEmitters.cpp); the driver
+// needs no change.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TL_REPORT_EMITTER_H
+#define TL_REPORT_EMITTER_H
+
+#include "tl/Report/Finding.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace llvm {
+class raw_ostream;
+}
+
+namespace tl {
+
+class Trace;
+class AnalysisManager;
+
+/// A pass that returned an error.
+struct FailedPass {
+  std::string Pass;
+  std::string Message;
+};
+
+/// Per-pass run data for emitters that want it (timing, statistics).
+struct PassRunInfo {
+  std::string Pass;
+  bool Failed = false;
+  size_t NumFindings = 0;
+  double WallSeconds = 0;
+  double CpuSeconds = 0;
+  std::vector<std::pair<std::string, uint64_t>> Statistics;
+};
+
+struct ReportContext {
+  const Trace &T;
+  AnalysisManager &AM;
+  /// Every finding, in deterministic (pipeline, emission) order.
+  llvm::ArrayRef<Finding> Findings;
+  llvm::ArrayRef<FailedPass> Failed;
+  llvm::ArrayRef<PassRunInfo> Runs;
+  /// Canonical, fully expanded pipeline text.
+  std::string Pipeline;
+  /// Where every output goes (exists when emit() is called).
+  std::string OutputDir;
+  /// "tl-opt 0.1.0 (abc1234)".
+  std::string ToolVersion;
+  /// The trace file analyzed.
+  std::string TracePath;
+};
+
+class Emitter {
+public:
+  virtual ~Emitter();
+  /// Short name ("findings-json") for messages and --timing.
+  virtual llvm::StringRef name() const = 0;
+  virtual llvm::Error emit(const ReportContext &Ctx) = 0;
+};
+
+class EmitterRegistry {
+public:
+  EmitterRegistry();
+  ~EmitterRegistry();
+  void add(std::unique_ptr<Emitter> E);
+  llvm::ArrayRef<std::unique_ptr<Emitter>> emitters() const {
+    return Emitters;
+  }
+  /// Run every emitter in registration order; all run even when one fails,
+  /// the errors are joined.
+  llvm::Error emitAll(const ReportContext &Ctx) const;
+
+private:
+  std::vector<std::unique_ptr<Emitter>> Emitters;
+};
+
+/// Register the report's emitters (defined in lib/Report/BuiltinEmitters.cpp).
+void registerBuiltinEmitters(EmitterRegistry &Registry);
+
+/// The minimal findings.json emitter (schema_version, tool, pipeline,
+/// findings[], failed_passes[]).
+std::unique_ptr<Emitter> createFindingsJsonEmitter();
+
+/// Write Dir/Name via a temporary file in Dir renamed into place, so readers
+/// never see a half-written file.
+llvm::Error writeFileAtomically(llvm::StringRef Dir, llvm::StringRef Name,
+                                llvm::function_ref<void(llvm::raw_ostream &)>
+                                    Write);
+
+} // namespace tl
+
+#endif // TL_REPORT_EMITTER_H

@@ -1,0 +1,109 @@
+//===- Finding.h - One result of an analysis pass --------------*- C++ -*-===//
+//
+// A finding is what a pass reports: which tier it belongs to (compute kernel
+// tuning, kernel fusion, system-level), what it is about, the numbers and
+// evidence tables behind it, its estimated impact on end-to-end time, where
+// in the trace it points, and what to do about it (tracelens-analysis §5, §7).
+//
+// Its id is stable: derived from pass, category and a key the pass chooses
+// (default: the title), so two runs over two traces can be diffed.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TL_REPORT_FINDING_H
+#define TL_REPORT_FINDING_H
+
+#include "llvm/ADT/StringRef.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <variant>
+#include <vector>
+
+namespace llvm {
+class raw_ostream;
+}
+
+namespace tl {
+
+enum class Tier { Compute, Fusion, System };
+llvm::StringRef tierName(Tier T);
+std::optional<Tier> parseTier(llvm::StringRef Name);
+
+enum class Severity { Info, Low, Medium, High };
+llvm::StringRef severityName(Severity S);
+
+/// A metric or table cell: number, integer, string or bool.
+using Value = std::variant<double, int64_t, std::string, bool>;
+void printValue(llvm::raw_ostream &OS, const Value &V);
+
+struct Metric {
+  std::string Name;
+  Value V;
+  /// Optional unit ("ms", "%", "TFLOP/s").
+  std::string Unit;
+};
+
+struct EvidenceTable {
+  std::string Title;
+  std::vector<std::string> Columns;
+  std::vector<std::vector<Value>> Rows;
+};
+
+/// Estimated saving as percent of end-to-end GPU time. Quantified impacts
+/// carry a low/mid/high triple; others (heuristic findings) say so.
+struct Impact {
+  bool Quantified = false;
+  double LowPct = 0;
+  double MidPct = 0;
+  double HighPct = 0;
+  /// How it was estimated ("roofline", "heuristic", ...).
+  std::string Method;
+  Severity Sev = Severity::Info;
+};
+
+struct Location {
+  enum class Kind { Event, Op, Kernel, TimeRange };
+  Kind K = Kind::Event;
+  /// Event uid (Kind::Event).
+  uint64_t Uid = 0;
+  /// Op or kernel name.
+  std::string Name;
+  /// Time range in µs (Kind::TimeRange).
+  double StartUs = 0;
+  double EndUs = 0;
+};
+llvm::StringRef locationKindName(Location::Kind K);
+
+struct Recommendation {
+  std::string Action;
+  std::string Mechanism;
+  /// Which metric should move and how ("lower exposed comm time").
+  std::string Expected;
+};
+
+struct Finding {
+  Tier T = Tier::Compute;
+  std::string Pass;
+  std::string Category;
+  /// Stable id, filled by computeId() (pass manager does it on merge).
+  std::string Id;
+  /// What makes this finding unique within (pass, category); default title.
+  std::string Key;
+  std::string Title;
+  std::vector<Metric> Metrics;
+  std::vector<EvidenceTable> Evidence;
+  Impact Imp;
+  std::vector<Location> Locations;
+  Recommendation Rec;
+  std::vector<std::string> Notes;
+
+  /// `<pass>.<category>.<16 hex digits of xxh3(pass,category,key)>`.
+  std::string computeId() const;
+  const Metric *findMetric(llvm::StringRef Name) const;
+};
+
+} // namespace tl
+
+#endif // TL_REPORT_FINDING_H

@@ -1,0 +1,115 @@
+//===- FindingSink.h - Where passes report findings ------------*- C++ -*-===//
+//
+// Each pass run gets its own FindingSink; the pass manager merges the sinks in
+// pipeline order, so the report order never depends on which thread finished
+// first. Within a sink, findings keep their emission order. A sink is safe to
+// use from several threads of one pass (emission order is then the order in
+// which finding() calls happened).
+//
+//   Sink.system("exposed-comm", "Communication blocks compute")
+//       .metric("exposed_comm_ms", 12.5, "ms")
+//       .impact(1.0, 2.0, 3.0)
+//       .action("Overlap all-reduce with backward compute")
+//       .expect("lower exposed communication time");
+//
+//===----------------------------------------------------------------------===//
+#ifndef TL_REPORT_FINDINGSINK_H
+#define TL_REPORT_FINDINGSINK_H
+
+#include "tl/Report/Finding.h"
+
+#include "llvm/ADT/StringRef.h"
+
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+namespace tl {
+
+class FindingSink;
+
+/// Fluent editor of one finding that is already in the sink. Only the thread
+/// that created it may use it.
+class FindingBuilder {
+public:
+  FindingBuilder &key(llvm::StringRef K);
+  FindingBuilder &metric(llvm::StringRef Name, double V,
+                         llvm::StringRef Unit = "");
+  FindingBuilder &metric(llvm::StringRef Name, int64_t V,
+                         llvm::StringRef Unit = "");
+  FindingBuilder &metric(llvm::StringRef Name, int V,
+                         llvm::StringRef Unit = "") {
+    return metric(Name, static_cast<int64_t>(V), Unit);
+  }
+  FindingBuilder &metric(llvm::StringRef Name, uint64_t V,
+                         llvm::StringRef Unit = "") {
+    return metric(Name, static_cast<int64_t>(V), Unit);
+  }
+  FindingBuilder &metric(llvm::StringRef Name, bool V);
+  FindingBuilder &metric(llvm::StringRef Name, llvm::StringRef V);
+  FindingBuilder &metric(llvm::StringRef Name, const char *V) {
+    return metric(Name, llvm::StringRef(V));
+  }
+  FindingBuilder &evidence(EvidenceTable Table);
+  /// Quantified impact, percent of E2E.
+  FindingBuilder &impact(double LowPct, double MidPct, double HighPct,
+                         llvm::StringRef Method = "");
+  /// Explicitly not quantified (heuristic finding).
+  FindingBuilder &nonQuantified(llvm::StringRef Method = "heuristic");
+  FindingBuilder &severity(Severity S);
+  FindingBuilder &event(uint64_t Uid);
+  FindingBuilder &op(llvm::StringRef Name);
+  FindingBuilder &kernel(llvm::StringRef Name);
+  FindingBuilder &timeRange(double StartUs, double EndUs);
+  FindingBuilder &action(llvm::StringRef Text);
+  FindingBuilder &mechanism(llvm::StringRef Text);
+  FindingBuilder &expect(llvm::StringRef Text);
+  FindingBuilder &note(llvm::StringRef Text);
+
+  Finding &get() { return *F; }
+
+private:
+  friend class FindingSink;
+  explicit FindingBuilder(Finding *F) : F(F) {}
+  Finding *F;
+};
+
+class FindingSink {
+public:
+  explicit FindingSink(llvm::StringRef PassName);
+  FindingSink(const FindingSink &) = delete;
+  FindingSink &operator=(const FindingSink &) = delete;
+
+  llvm::StringRef passName() const { return PassName; }
+
+  FindingBuilder finding(Tier T, llvm::StringRef Category,
+                         llvm::StringRef Title);
+  FindingBuilder compute(llvm::StringRef Category, llvm::StringRef Title) {
+    return finding(Tier::Compute, Category, Title);
+  }
+  FindingBuilder fusion(llvm::StringRef Category, llvm::StringRef Title) {
+    return finding(Tier::Fusion, Category, Title);
+  }
+  FindingBuilder system(llvm::StringRef Category, llvm::StringRef Title) {
+    return finding(Tier::System, Category, Title);
+  }
+
+  size_t size() const;
+  /// Move the findings out, in emission order, with ids computed.
+  std::vector<Finding> take();
+
+private:
+  std::string PassName;
+  mutable std::mutex M;
+  // deque: builders keep pointers to elements while others are appended.
+  std::deque<Finding> Findings;
+};
+
+/// Concatenate per-pass findings in the given (pipeline) order and make ids
+/// unique: a repeated id gets "-2", "-3", ... in order of appearance.
+std::vector<Finding> mergeFindings(std::vector<std::vector<Finding>> PerPass);
+
+} // namespace tl
+
+#endif // TL_REPORT_FINDINGSINK_H

@@ -1,0 +1,186 @@
+//===- PassRegistry.cpp - Known passes and named pipelines ----------------===//
+#include "tl/Pass/PassRegistry.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <set>
+
+using namespace llvm;
+
+namespace tl {
+
+PassRegistry::PassRegistry() = default;
+PassRegistry::~PassRegistry() = default;
+
+void PassRegistry::registerPass(PassFactory Factory) {
+  std::unique_ptr<Pass> Proto = Factory ? Factory() : nullptr;
+  if (!Proto) {
+    Errors.push_back(CurrentOrigin + ": pass factory returned no pass");
+    return;
+  }
+  StringRef Arg = Proto->getArgument();
+  if (Arg.empty()) {
+    Errors.push_back(CurrentOrigin + ": pass with an empty name");
+    return;
+  }
+  if (const PassInfo *Old = lookupPass(Arg)) {
+    Errors.push_back(CurrentOrigin + ": pass '" + Arg.str() +
+                     "' is already registered by " + Old->Origin);
+    return;
+  }
+  if (lookupPipeline(Arg)) {
+    Errors.push_back(CurrentOrigin + ": pass '" + Arg.str() +
+                     "' has the name of a pipeline");
+    return;
+  }
+  Proto->Registry = this;
+  PassInfo Info;
+  Info.Argument = Arg.str();
+  Info.Description = Proto->getDescription().str();
+  Info.Origin = CurrentOrigin;
+  Info.Factory = std::move(Factory);
+  Info.Prototype = std::move(Proto);
+  std::string Key = Info.Argument;
+  Passes.try_emplace(Key, std::move(Info));
+}
+
+void PassRegistry::registerPipeline(StringRef Name, StringRef Description,
+                                    StringRef Text) {
+  if (lookupPass(Name) || lookupPipeline(Name)) {
+    Errors.push_back(CurrentOrigin + ": pipeline '" + Name.str() +
+                     "' is already registered");
+    return;
+  }
+  Pipelines.try_emplace(Name, PipelineInfo{Name.str(), Description.str(),
+                                           Text.str()});
+}
+
+Error PassRegistry::takeError() {
+  if (Errors.empty())
+    return Error::success();
+  std::string Msg = join(Errors, "\n");
+  Errors.clear();
+  return createStringError(inconvertibleErrorCode(), Msg);
+}
+
+const PassInfo *PassRegistry::lookupPass(StringRef Argument) const {
+  auto It = Passes.find(Argument);
+  return It == Passes.end() ? nullptr : &It->second;
+}
+
+const PipelineInfo *PassRegistry::lookupPipeline(StringRef Name) const {
+  auto It = Pipelines.find(Name);
+  return It == Pipelines.end() ? nullptr : &It->second;
+}
+
+std::unique_ptr<Pass> PassRegistry::createPass(StringRef Argument) const {
+  const PassInfo *Info = lookupPass(Argument);
+  if (!Info)
+    return nullptr;
+  std::unique_ptr<Pass> P = Info->Factory();
+  if (P)
+    P->Registry = this;
+  return P;
+}
+
+std::vector<const PassInfo *> PassRegistry::passes() const {
+  std::vector<const PassInfo *> R;
+  for (const auto &E : Passes)
+    R.push_back(&E.second);
+  llvm::sort(R, [](const PassInfo *A, const PassInfo *B) {
+    return A->Argument < B->Argument;
+  });
+  return R;
+}
+
+std::vector<const PipelineInfo *> PassRegistry::pipelines() const {
+  std::vector<const PipelineInfo *> R;
+  for (const auto &E : Pipelines)
+    R.push_back(&E.second);
+  llvm::sort(R, [](const PipelineInfo *A, const PipelineInfo *B) {
+    return A->Name < B->Name;
+  });
+  return R;
+}
+
+std::vector<std::string> PassRegistry::claimedCategories() const {
+  std::set<std::string> S;
+  for (const auto &E : Passes)
+    for (StringLiteral C : E.second.Prototype->claimedCategories())
+      S.insert(C.str());
+  return {S.begin(), S.end()};
+}
+
+std::string PassRegistry::passClaiming(StringRef Category) const {
+  for (const PassInfo *P : passes())
+    if (is_contained(P->Prototype->claimedCategories(), Category))
+      return P->Argument;
+  return "";
+}
+
+std::string PassRegistry::closestName(StringRef Name) const {
+  std::vector<std::string> Names;
+  for (const auto &E : Passes)
+    Names.push_back(E.first().str());
+  for (const auto &E : Pipelines)
+    Names.push_back(E.first().str());
+  llvm::sort(Names);
+  return closestMatch(Name, Names);
+}
+
+std::string closestMatch(StringRef Name, ArrayRef<std::string> Candidates) {
+  std::string Best;
+  unsigned BestDist = ~0u;
+  // Allow roughly one edit per three characters, at least two.
+  unsigned Bound = std::max<unsigned>(2, Name.size() / 3);
+  for (const std::string &C : Candidates) {
+    unsigned D = Name.edit_distance(C, /*AllowReplacements=*/true, Bound + 1);
+    if (D <= Bound && D < BestDist) {
+      BestDist = D;
+      Best = C;
+    }
+  }
+  return Best;
+}
+
+void PassRegistry::printListing(raw_ostream &OS) const {
+  OS << "Passes:\n";
+  for (const PassInfo *P : passes()) {
+    OS << "  " << P->Argument << " - " << P->Description;
+    if (P->Origin != "builtin")
+      OS << " [" << P->Origin << "]";
+    OS << "\n";
+    ArrayRef<StringLiteral> Cats = P->Prototype->claimedCategories();
+    if (!Cats.empty()) {
+      OS << "      claims:";
+      for (StringLiteral C : Cats)
+        OS << ' ' << C;
+      OS << "\n";
+    }
+    for (const PassOptionBase *O : P->Prototype->options()) {
+      OS << "      " << O->name() << "=<" << O->typeName() << ">";
+      if (!O->allowedValues().empty())
+        OS << " (" << join(O->allowedValues(), "|") << ")";
+      OS << " default: " << O->defaultString() << " - " << O->description()
+         << "\n";
+    }
+  }
+  OS << "Pipelines:\n";
+  for (const PipelineInfo *P : pipelines())
+    OS << "  " << P->Name << " - " << P->Description << "\n      = "
+       << P->Text << "\n";
+}
+
+void registerBuiltinPipelines(PassRegistry &Registry) {
+  Registry.registerPipeline(
+      "system", "System-level analyzers (CPU idle, fusion, multi-kernel)",
+      "cpu-idle,kernel-fusion,multi-kernel");
+  Registry.registerPipeline(
+      "compute", "Compute-kernel analyzers, one per op category",
+      "gemm,sdpa,elementwise,norm,reduce,conv,moe,triton,other");
+}
+
+} // namespace tl

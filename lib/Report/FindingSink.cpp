@@ -1,0 +1,145 @@
+//===- FindingSink.cpp - Per-pass finding collection ----------------------===//
+#include "tl/Report/FindingSink.h"
+
+#include "llvm/ADT/StringMap.h"
+
+using namespace llvm;
+
+namespace tl {
+
+FindingBuilder &FindingBuilder::key(StringRef K) {
+  F->Key = K.str();
+  return *this;
+}
+FindingBuilder &FindingBuilder::metric(StringRef Name, double V,
+                                       StringRef Unit) {
+  F->Metrics.push_back({Name.str(), V, Unit.str()});
+  return *this;
+}
+FindingBuilder &FindingBuilder::metric(StringRef Name, int64_t V,
+                                       StringRef Unit) {
+  F->Metrics.push_back({Name.str(), V, Unit.str()});
+  return *this;
+}
+FindingBuilder &FindingBuilder::metric(StringRef Name, bool V) {
+  F->Metrics.push_back({Name.str(), V, ""});
+  return *this;
+}
+FindingBuilder &FindingBuilder::metric(StringRef Name, StringRef V) {
+  F->Metrics.push_back({Name.str(), V.str(), ""});
+  return *this;
+}
+FindingBuilder &FindingBuilder::evidence(EvidenceTable Table) {
+  F->Evidence.push_back(std::move(Table));
+  return *this;
+}
+FindingBuilder &FindingBuilder::impact(double Low, double Mid, double High,
+                                       StringRef Method) {
+  F->Imp.Quantified = true;
+  F->Imp.LowPct = Low;
+  F->Imp.MidPct = Mid;
+  F->Imp.HighPct = High;
+  F->Imp.Method = Method.str();
+  return *this;
+}
+FindingBuilder &FindingBuilder::nonQuantified(StringRef Method) {
+  F->Imp.Quantified = false;
+  F->Imp.LowPct = F->Imp.MidPct = F->Imp.HighPct = 0;
+  F->Imp.Method = Method.str();
+  return *this;
+}
+FindingBuilder &FindingBuilder::severity(Severity S) {
+  F->Imp.Sev = S;
+  return *this;
+}
+FindingBuilder &FindingBuilder::event(uint64_t Uid) {
+  Location L;
+  L.K = Location::Kind::Event;
+  L.Uid = Uid;
+  F->Locations.push_back(std::move(L));
+  return *this;
+}
+FindingBuilder &FindingBuilder::op(StringRef Name) {
+  Location L;
+  L.K = Location::Kind::Op;
+  L.Name = Name.str();
+  F->Locations.push_back(std::move(L));
+  return *this;
+}
+FindingBuilder &FindingBuilder::kernel(StringRef Name) {
+  Location L;
+  L.K = Location::Kind::Kernel;
+  L.Name = Name.str();
+  F->Locations.push_back(std::move(L));
+  return *this;
+}
+FindingBuilder &FindingBuilder::timeRange(double StartUs, double EndUs) {
+  Location L;
+  L.K = Location::Kind::TimeRange;
+  L.StartUs = StartUs;
+  L.EndUs = EndUs;
+  F->Locations.push_back(std::move(L));
+  return *this;
+}
+FindingBuilder &FindingBuilder::action(StringRef Text) {
+  F->Rec.Action = Text.str();
+  return *this;
+}
+FindingBuilder &FindingBuilder::mechanism(StringRef Text) {
+  F->Rec.Mechanism = Text.str();
+  return *this;
+}
+FindingBuilder &FindingBuilder::expect(StringRef Text) {
+  F->Rec.Expected = Text.str();
+  return *this;
+}
+FindingBuilder &FindingBuilder::note(StringRef Text) {
+  F->Notes.push_back(Text.str());
+  return *this;
+}
+
+FindingSink::FindingSink(StringRef PassName) : PassName(PassName.str()) {}
+
+FindingBuilder FindingSink::finding(Tier T, StringRef Category,
+                                    StringRef Title) {
+  std::lock_guard<std::mutex> L(M);
+  Finding &F = Findings.emplace_back();
+  F.T = T;
+  F.Pass = PassName;
+  F.Category = Category.str();
+  F.Title = Title.str();
+  return FindingBuilder(&F);
+}
+
+size_t FindingSink::size() const {
+  std::lock_guard<std::mutex> L(M);
+  return Findings.size();
+}
+
+std::vector<Finding> FindingSink::take() {
+  std::lock_guard<std::mutex> L(M);
+  std::vector<Finding> Out(std::make_move_iterator(Findings.begin()),
+                           std::make_move_iterator(Findings.end()));
+  Findings.clear();
+  for (Finding &F : Out)
+    F.Id = F.computeId();
+  return Out;
+}
+
+std::vector<Finding> mergeFindings(std::vector<std::vector<Finding>> PerPass) {
+  std::vector<Finding> All;
+  for (std::vector<Finding> &V : PerPass)
+    for (Finding &F : V)
+      All.push_back(std::move(F));
+  StringMap<unsigned> Seen;
+  for (Finding &F : All) {
+    if (F.Id.empty())
+      F.Id = F.computeId();
+    unsigned &N = Seen[F.Id];
+    if (++N > 1)
+      F.Id += "-" + std::to_string(N);
+  }
+  return All;
+}
+
+} // namespace tl
