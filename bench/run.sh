@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# bench/run.sh - tl's end-to-end benchmark (see docs/performance.md).
+#
+# From a clean checkout: builds Release in build-bench (if needed), generates
+# tl-gen traces of ~1 GB and ~4 GB uncompressed JSON in a temporary directory,
+# adds the shared owlv2 and timesformer traces when /work/shared/traces (or
+# $TL_SHARED_TRACES) exists, and prints a markdown table with, per input and
+# stage, the median wall time of N runs, MB/s, events/s and peak RSS, next to
+# the gunzip+parse floor (bench/tl-floor).
+#
+# Options (all optional):
+#   --sizes=1,4        tl-gen input sizes in GB of uncompressed JSON
+#   --quick            small inputs (0.05,0.2 GB), 3 runs, small stress traces
+#   --runs=N           runs per measurement (default 5; the median is shown)
+#   --stress           also run the no-quadratic-stage check (balanced vs deep
+#                      vs one-stream traces with the same number of events)
+#   --stress-events=N  events per stress trace (default 5000000)
+#   --no-shared        skip the shared real traces
+#   --build-dir=DIR    reuse an existing build instead of build-bench
+#   --keep             keep the generated traces (printed at the end)
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+BUILD="$ROOT/build-bench"
+SIZES="1,4"
+RUNS=5
+QUICK=0
+STRESS=0
+STRESS_EVENTS=5000000
+SHARED=1
+KEEP=0
+for A in "$@"; do
+  case "$A" in
+    --sizes=*) SIZES="${A#*=}" ;;
+    --runs=*) RUNS="${A#*=}" ;;
+    --quick) QUICK=1 ;;
+    --stress) STRESS=1 ;;
+    --stress-events=*) STRESS_EVENTS="${A#*=}" ;;
+    --no-shared) SHARED=0 ;;
+    --build-dir=*) BUILD="${A#*=}" ;;
+    --keep) KEEP=1 ;;
+    -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
+    *) echo "bench/run.sh: error: unknown option $A" >&2; exit 1 ;;
+  esac
+done
+if [[ $QUICK == 1 ]]; then
+  [[ "$*" == *--sizes=* ]] || SIZES="0.05,0.2"
+  [[ "$*" == *--runs=* ]] || RUNS=3
+  [[ "$*" == *--stress-events=* ]] || STRESS_EVENTS=300000
+fi
+
+if [[ ! -x "$BUILD/bin/tl-opt" || ! -x "$BUILD/bin/tl-gen" || ! -x "$BUILD/bin/tl-floor" ]]; then
+  echo "bench: building Release in $BUILD" >&2
+  cmake -S "$ROOT" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DTL_BUILD_TESTS=OFF >&2
+  cmake --build "$BUILD" -j "$(nproc)" --target tl-opt tl-gen tl-floor >&2
+  # Built-in plugins live next to tl-opt; build everything else that is cheap.
+  cmake --build "$BUILD" -j "$(nproc)" >&2 || true
+fi
+
+WORK="$(mktemp -d "${TMPDIR:-/tmp}/tl-bench.XXXXXX")"
+cleanup() { [[ $KEEP == 1 ]] && echo "bench: traces kept in $WORK" >&2 || rm -rf "$WORK"; }
+trap cleanup EXIT
+
+SHARED_DIR="${TL_SHARED_TRACES:-/work/shared/traces}"
+INPUTS=()
+if [[ $SHARED == 1 && -d "$SHARED_DIR" ]]; then
+  for T in h100/google_owlv2-large-patch14-ensemble__1016001.json.gz \
+           h100/facebook_timesformer-base-finetuned-k400__1016002.json.gz; do
+    [[ -f "$SHARED_DIR/$T" ]] && INPUTS+=("$SHARED_DIR/$T")
+  done
+fi
+IFS=',' read -r -a SZ <<< "$SIZES"
+for S in "${SZ[@]}"; do
+  MB=$(python3 -c "print(int(float('$S') * 1000))")
+  F="$WORK/tlgen_${S}GB.json"
+  echo "bench: generating $F ($MB MB)" >&2
+  # 8 layers of a 2048-wide model with 2 ranks: GEMM, attention, norms,
+  # elementwise, memcpys and collectives in realistic proportions.
+  "$BUILD/bin/tl-gen" -o "$F" --target-mb="$MB" --layers=8 --hidden=2048 \
+    --heads=16 --seq=1024 --ranks=2 --seed=1 --print-stats 2> "$F.stats"
+  INPUTS+=("$F")
+done
+
+STRESS_ARGS=()
+if [[ $STRESS == 1 ]]; then
+  for SH in balanced deep one-stream; do
+    F="$WORK/stress_${SH}.json"
+    echo "bench: generating $F ($STRESS_EVENTS events, --shape=$SH)" >&2
+    "$BUILD/bin/tl-gen" -o "$F" --shape="$SH" --events="$STRESS_EVENTS" \
+      --seed=1 --print-stats 2> "$F.stats"
+    STRESS_ARGS+=("$F")
+  done
+fi
+
+python3 "$ROOT/bench/bench.py" --bin="$BUILD/bin" --runs="$RUNS" --work="$WORK" \
+  "${INPUTS[@]}" ${STRESS_ARGS:+--stress "${STRESS_ARGS[@]}"}
