@@ -1,0 +1,125 @@
+//===- ArgValueTest.cpp - Tests of the args arena -------------------------===//
+#include "tl/IR/ArgStore.h"
+
+#include "gtest/gtest.h"
+
+using namespace tl;
+
+namespace {
+struct Fixture : ::testing::Test {
+  StringPool P;
+  ArgStore S{&P};
+  ArgBuilder B{S};
+};
+} // namespace
+
+TEST_F(Fixture, NodeIsSixteenBytes) { EXPECT_EQ(sizeof(ArgNode), 16u); }
+
+TEST_F(Fixture, DefaultAndNullValues) {
+  ArgValue V;
+  EXPECT_TRUE(V.isNull());
+  EXPECT_FALSE(bool(V));
+  EXPECT_EQ(V.size(), 0u);
+  EXPECT_TRUE(V.get("x").isNull());
+  EXPECT_EQ(V.toJson(), "null");
+  EXPECT_TRUE(S.value(0).isNull());
+}
+
+TEST_F(Fixture, ObjectWithNestedArrays) {
+  // {"correlation": 7, "Input Dims": [[2, 3], []], "name": "x", "f": 1.5,
+  //  "b": true, "n": null}
+  B.startContainer(true);
+  B.key(P.intern("correlation"));
+  B.integer(7);
+  B.key(P.intern("Input Dims"));
+  B.startContainer(false);
+  B.startContainer(false);
+  B.integer(2);
+  B.integer(3);
+  B.endContainer();
+  B.startContainer(false);
+  B.endContainer();
+  B.endContainer();
+  B.key(P.intern("name"));
+  B.string(P.intern("x"));
+  B.key(P.intern("f"));
+  B.real(1.5);
+  B.key(P.intern("b"));
+  B.boolean(true);
+  B.key(P.intern("n"));
+  B.null();
+  B.endContainer();
+  ArgValue V = S.value(B.finish());
+  ASSERT_TRUE(V.isObject());
+  EXPECT_EQ(V.size(), 6u);
+  EXPECT_EQ(V.keyAt(0), "correlation");
+  EXPECT_EQ(V.get("correlation").getInt(), 7);
+  EXPECT_EQ(*V.get("correlation").asInt(), 7);
+  ArgValue Dims = V.get("Input Dims");
+  ASSERT_TRUE(Dims.isArray());
+  EXPECT_EQ(Dims.size(), 2u);
+  EXPECT_EQ(Dims[0][1].getInt(), 3);
+  EXPECT_EQ(Dims[1].size(), 0u);
+  EXPECT_TRUE(Dims[5].isNull());
+  EXPECT_EQ(V.get("name").getString(), "x");
+  EXPECT_EQ(V.get("f").getDouble(), 1.5);
+  EXPECT_FALSE(V.get("f").asInt().has_value());
+  EXPECT_TRUE(V.get("b").getBool());
+  EXPECT_TRUE(V.get("n").isNull());
+  EXPECT_TRUE(V.hasKey("n"));
+  EXPECT_TRUE(V.has("n"));
+  EXPECT_FALSE(V.has("missing"));
+  EXPECT_EQ(V.toJson(), "{\"correlation\":7,\"Input Dims\":[[2,3],[]],"
+                        "\"name\":\"x\",\"f\":1.5,\"b\":true,\"n\":null}");
+}
+
+TEST_F(Fixture, IntegralDoubleAsInt) {
+  B.real(4.0);
+  ArgValue V = S.value(B.finish());
+  EXPECT_TRUE(V.isDouble());
+  EXPECT_EQ(*V.asInt(), 4);
+  EXPECT_EQ(V.toJson(), "4.0");
+}
+
+TEST_F(Fixture, IdenticalNestedRangesAreShared) {
+  // Two args objects with the same nested shape list share its nodes.
+  auto Build = [&](int64_t Id) {
+    B.startContainer(true);
+    B.key(P.intern("id"));
+    B.integer(Id);
+    B.key(P.intern("Input Dims"));
+    B.startContainer(false);
+    B.integer(128);
+    B.integer(256);
+    B.endContainer();
+    B.endContainer();
+    return S.value(B.finish());
+  };
+  ArgValue A = Build(1);
+  size_t After1 = S.Nodes.size();
+  ArgValue C = Build(2);
+  // Second object: 2 members + root node, the shape list is reused.
+  EXPECT_EQ(S.Nodes.size(), After1 + 3);
+  EXPECT_EQ(A.get("Input Dims").toJson(), "[128,256]");
+  EXPECT_EQ(C.get("Input Dims").toJson(), "[128,256]");
+  EXPECT_EQ(C.get("id").getInt(), 2);
+}
+
+TEST_F(Fixture, DeepNestingIsIterative) {
+  // 100000 nested arrays: building and printing must not recurse.
+  const int Depth = 100000;
+  for (int I = 0; I < Depth; ++I)
+    B.startContainer(false);
+  for (int I = 0; I < Depth; ++I)
+    B.endContainer();
+  ArgValue V = S.value(B.finish());
+  std::string J = V.toJson();
+  EXPECT_EQ(J.size(), size_t(2 * Depth));
+  EXPECT_EQ(J.front(), '[');
+  EXPECT_EQ(J.back(), ']');
+}
+
+TEST_F(Fixture, StringEscapesInJson) {
+  B.string(P.intern("a\"b\\c\n\x01"));
+  EXPECT_EQ(S.value(B.finish()).toJson(), "\"a\\\"b\\\\c\\n\\u0001\"");
+}

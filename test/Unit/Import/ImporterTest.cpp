@@ -1,0 +1,213 @@
+//===- ImporterTest.cpp - Parsing edge cases of the Kineto importer -------===//
+#include "tl/IR/Printer.h"
+#include "tl/IR/Verifier.h"
+#include "tl/Import/Importer.h"
+
+#include "gtest/gtest.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstring>
+#include <zlib.h>
+
+using namespace tl;
+
+static std::string gzip(llvm::StringRef Text) {
+  z_stream Z;
+  std::memset(&Z, 0, sizeof(Z));
+  deflateInit2(&Z, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY);
+  std::string Out(deflateBound(&Z, Text.size()) + 32, '\0');
+  Z.next_in = (Bytef *)Text.data();
+  Z.avail_in = unsigned(Text.size());
+  Z.next_out = (Bytef *)Out.data();
+  Z.avail_out = unsigned(Out.size());
+  deflate(&Z, Z_FINISH);
+  Out.resize(Z.total_out);
+  deflateEnd(&Z);
+  return Out;
+}
+
+static std::string errorOf(llvm::StringRef Data) {
+  auto T = importTraceFromBuffer(Data, "t.json");
+  if (T)
+    return "";
+  return llvm::toString(T.takeError());
+}
+
+static Trace ok(llvm::StringRef Data) {
+  auto T = importTraceFromBuffer(Data, "t.json");
+  if (!T) {
+    ADD_FAILURE() << llvm::toString(T.takeError());
+    return Trace();
+  }
+  EXPECT_FALSE(bool(verifyTrace(*T)));
+  return std::move(*T);
+}
+
+// Offsets: a container that is not allowed is reported at its opening
+// bracket, a bad scalar or key just after it, a JSON syntax error where the
+// parser stopped (RapidJSON's offset).
+TEST(Importer, Errors) {
+  EXPECT_EQ(errorOf(""), "t.json: offset 0: expected a JSON value (the "
+                         "input is empty)");
+  EXPECT_EQ(errorOf("[]"),
+            "t.json: offset 0: expected a JSON object at the top level");
+  EXPECT_EQ(errorOf("{}"), "t.json: offset 2: expected a \"traceEvents\" "
+                           "array in the top-level object");
+  EXPECT_EQ(errorOf("{\"traceEvents\":{}}"),
+            "t.json: offset 15: expected an array for \"traceEvents\"");
+  EXPECT_EQ(errorOf("{\"traceEvents\":[1]}"),
+            "t.json: offset 17: expected an object for each entry of "
+            "\"traceEvents\"");
+  // 16 + 10 + 5 = 31 is where "1" starts; it ends at 34.
+  EXPECT_EQ(errorOf("{\"traceEvents\":[{\"ph\":\"X\",\"ts\":\"1\"}]}"),
+            "t.json: offset 34: expected a number for \"ts\"");
+  EXPECT_EQ(errorOf("{\"traceEvents\":[{\"ts\":1e400}]}"),
+            "t.json: offset 22: expected a number within double range");
+  EXPECT_EQ(errorOf("{\"traceEvents\":[]} x"),
+            "t.json: offset 19: expected the end of the input after the "
+            "top-level value");
+  EXPECT_EQ(errorOf("{\"traceEvents\":[{\"ts\":NaN}]}"),
+            "t.json: offset 22: expected a JSON value");
+  EXPECT_EQ(errorOf("{\"traceEvents\":[{\"name\":\"\xff\"}]}"),
+            "t.json: offset 25: expected valid UTF-8 text in the string");
+  EXPECT_EQ(errorOf("{\"traceEvents\":[],\"traceEvents\":[]}"),
+            "t.json: offset 31: expected a single \"traceEvents\" key "
+            "(duplicate)");
+}
+
+TEST(Importer, GzipAndTruncatedGzip) {
+  std::string Json =
+      "{\"traceEvents\":[{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"a\","
+      "\"pid\":1,\"tid\":1,\"ts\":1.5,\"dur\":2}]}";
+  std::string Gz = gzip(Json);
+  auto T = importTraceFromBuffer(Gz, "t.json.gz");
+  ASSERT_TRUE(bool(T)) << llvm::toString(T.takeError());
+  EXPECT_EQ(T->size(), 1u);
+  EXPECT_EQ(T->stats().InputBytes, Json.size());
+  std::string Cut = Gz.substr(0, Gz.size() / 2);
+  auto U = importTraceFromBuffer(Cut, "t.json.gz");
+  ASSERT_FALSE(bool(U));
+  EXPECT_EQ(llvm::toString(U.takeError()),
+            "t.json.gz: offset " + std::to_string(Cut.size()) +
+                ": expected more compressed data (truncated gzip stream)");
+  std::string Bad = Gz;
+  Bad[12] ^= 0x55;
+  Bad[13] ^= 0x55;
+  auto V = importTraceFromBuffer(Bad, "t.json.gz");
+  EXPECT_FALSE(bool(V));
+  llvm::consumeError(V.takeError());
+}
+
+TEST(Importer, FullPrecisionAndEndInDouble) {
+  // 1365627868527.828 is not exactly representable; ts + dur must be the
+  // double sum of the two correctly rounded values.
+  Trace T = ok("{\"traceEvents\":[{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":"
+               "\"k\",\"pid\":0,\"tid\":7,\"ts\":1365627868527.828,\"dur\":"
+               "0.031}]}");
+  ASSERT_EQ(T.size(), 1u);
+  EXPECT_EQ(T.ts(0), 1365627868527.828);
+  EXPECT_EQ(T.dur(0), 0.031);
+  double Sum = 1365627868527.828;
+  Sum += 0.031;
+  EXPECT_EQ(T.end(0), Sum);
+}
+
+TEST(Importer, BomCrlfEscapesStringPids) {
+  std::string J = "\xEF\xBB\xBF{\r\n\"traceEvents\":[\r\n{\"ph\":\"X\","
+                  "\"cat\":\"cpu_op\",\"name\":\"a\\u00e9\\n\\\"q\\\"\","
+                  "\"pid\":\"Spans\",\"tid\":\"0\",\"ts\":1,\"dur\":2},\r\n"
+                  "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"b\",\"pid\":0,"
+                  "\"tid\":0,\"ts\":1,\"dur\":2}],\"schemaVersion\":1}\r\n";
+  Trace T = ok(J);
+  ASSERT_EQ(T.size(), 2u);
+  EXPECT_EQ(T.name(0), "a\xC3\xA9\n\"q\"");
+  const Track &A = T.trackInfo(T.track(0));
+  const Track &B = T.trackInfo(T.track(1));
+  EXPECT_TRUE(A.Pid.IsString);
+  EXPECT_EQ(T.trackPartText(A.Pid), "Spans");
+  EXPECT_TRUE(A.Tid.IsString); // "0" the string ...
+  EXPECT_FALSE(B.Tid.IsString); // ... differs from 0 the int
+  EXPECT_NE(T.track(0), T.track(1));
+  EXPECT_EQ(T.topLevel().get("schemaVersion").getInt(), 1);
+}
+
+TEST(Importer, WarningsNotErrors) {
+  // Missing ph, missing ts, negative dur, zero events of interest.
+  Trace T = ok("{\"traceEvents\":[{\"name\":\"x\"},{\"ph\":\"X\",\"name\":"
+               "\"y\",\"dur\":1},{\"ph\":\"X\",\"name\":\"z\",\"ts\":5,"
+               "\"dur\":-3},{\"ph\":\"i\",\"name\":\"i\",\"ts\":1}]}");
+  EXPECT_EQ(T.stats().TotalEntries, 4u);
+  EXPECT_EQ(T.size(), 1u);
+  EXPECT_EQ(T.uid(0), 2u);
+  EXPECT_EQ(T.dur(0), 0.0);
+  EXPECT_EQ(T.stats().InstantEvents, 1u);
+  EXPECT_EQ(T.stats().OtherPhases, 1u);
+  EXPECT_EQ(T.stats().Warnings.size(), 3u);
+  EXPECT_EQ(T.byUid(2), 0u);
+  EXPECT_EQ(T.byUid(3), NoEvent);
+}
+
+TEST(Importer, MetadataNamesTracks) {
+  Trace T = ok(
+      "{\"traceEvents\":["
+      "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":5,\"tid\":0,"
+      "\"args\":{\"name\":\"python3\"}},"
+      "{\"ph\":\"M\",\"name\":\"process_labels\",\"pid\":5,\"tid\":0,"
+      "\"args\":{\"labels\":\"CPU\"}},"
+      "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":5,\"tid\":9,"
+      "\"args\":{\"name\":\"main\"}},"
+      "{\"ph\":\"M\",\"name\":\"thread_sort_index\",\"pid\":5,\"tid\":9,"
+      "\"args\":{\"sort_index\":3}},"
+      "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"a\",\"pid\":5,\"tid\":9,"
+      "\"ts\":1,\"dur\":1}]}");
+  const Track &Tr = T.trackInfo(T.track(0));
+  EXPECT_EQ(T.strings().get(Tr.ProcessName), "python3");
+  EXPECT_EQ(T.strings().get(Tr.ProcessLabel), "CPU");
+  EXPECT_EQ(T.strings().get(Tr.ThreadName), "main");
+  EXPECT_EQ(T.stats().MetadataEvents, 4u);
+}
+
+TEST(Importer, IntegersFloatsAndLimits) {
+  std::string J = "{\"traceEvents\":[{\"ph\":\"X\",\"cat\":\"kernel\","
+                  "\"name\":\"k\",\"pid\":0,\"tid\":7,\"ts\":10,\"dur\":3,"
+                  "\"args\":{\"correlation\":9007199254740993,"
+                  "\"big\":18446744073709551615,\"stream\":7.0}}]}";
+  Trace T = ok(J);
+  EXPECT_EQ(*T.correlation(0), 9007199254740993); // kept as an integer
+  EXPECT_TRUE(T.args(0).get("big").isDouble());
+  EXPECT_EQ(*T.stream(0), 7);
+  ImportOptions O;
+  O.MaxBytes = 10;
+  auto U = importTraceFromBuffer(J, "t.json", O);
+  EXPECT_FALSE(bool(U));
+  llvm::consumeError(U.takeError());
+  ImportOptions P;
+  P.MaxEvents = 0;
+  uint64_t Seen = 0;
+  P.Progress = [&](uint64_t B) { Seen = B; };
+  auto V = importTraceFromBuffer(J, "t.json", P);
+  ASSERT_TRUE(bool(V));
+  EXPECT_EQ(Seen, J.size());
+}
+
+TEST(Importer, DeepArgsDoNotRecurse) {
+  std::string J = "{\"traceEvents\":[{\"ph\":\"X\",\"name\":\"a\",\"ts\":1,"
+                  "\"dur\":1,\"args\":{\"deep\":";
+  J += std::string(100000, '[') + std::string(100000, ']');
+  J += ",\"skip\":" + std::string(1000, '[') + std::string(1000, ']');
+  J += "},\"unknown\":" + std::string(100000, '{').substr(0, 0) + "[[[]]]}]}";
+  Trace T = ok(J);
+  ASSERT_EQ(T.size(), 1u);
+  EXPECT_EQ(T.args(0).get("deep")[0][0].size(), 1u);
+}
+
+TEST(Importer, MissingFile) {
+  auto T = importTrace("/nonexistent/dir/x.json");
+  ASSERT_FALSE(bool(T));
+  std::string E = llvm::toString(T.takeError());
+  EXPECT_EQ(E.rfind("/nonexistent/dir/x.json: offset 0: expected a readable "
+                    "file",
+                    0),
+            0u)
+      << E;
+}
