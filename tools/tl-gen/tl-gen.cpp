@@ -68,17 +68,17 @@ cl::opt<Shape> ShapeOpt(
     cl::init(Shape::Balanced), cl::cat(GenCat));
 cl::opt<unsigned> Steps("steps",
                         cl::desc("ProfilerStep#N iterations (ignored when "
-                                 "--target-mb or --events is given)"),
+                                 "--target-mb or --events is given; default 2)"),
                         cl::init(2), cl::cat(GenCat));
-cl::opt<unsigned> Layers("layers", cl::desc("Decoder layers per step"),
+cl::opt<unsigned> Layers("layers", cl::desc("Decoder layers per step (default 2)"),
                          cl::init(2), cl::cat(GenCat));
-cl::opt<unsigned> Hidden("hidden", cl::desc("Hidden size"), cl::init(1024),
+cl::opt<unsigned> Hidden("hidden", cl::desc("Hidden size; the MLP is 4x wider (default 1024)"), cl::init(1024),
                          cl::cat(GenCat));
-cl::opt<unsigned> Heads("heads", cl::desc("Attention heads"), cl::init(16),
+cl::opt<unsigned> Heads("heads", cl::desc("Attention heads; must divide --hidden (default 16)"), cl::init(16),
                         cl::cat(GenCat));
-cl::opt<unsigned> Seq("seq", cl::desc("Sequence length"), cl::init(512),
+cl::opt<unsigned> Seq("seq", cl::desc("Sequence length (default 512)"), cl::init(512),
                       cl::cat(GenCat));
-cl::opt<unsigned> Batch("batch", cl::desc("Batch size"), cl::init(1),
+cl::opt<unsigned> Batch("batch", cl::desc("Batch size (default 1)"), cl::init(1),
                         cl::cat(GenCat));
 cl::opt<DType> DTypeOpt(
     "dtype", cl::desc("Activation and weight dtype"),
@@ -88,27 +88,32 @@ cl::opt<DType> DTypeOpt(
     cl::init(DType::BF16), cl::cat(GenCat));
 cl::opt<unsigned> Ranks("ranks",
                         cl::desc("World size; > 1 adds NCCL/RCCL collectives "
-                                 "on their own stream and distributedInfo"),
+                                 "on their own stream and distributedInfo: "
+                                 "tensor-parallel all-reduces in inference, "
+                                 "DDP gradient buckets in training (default 1)"),
                         cl::init(1), cl::cat(GenCat));
 cl::opt<double> CommOverlap(
     "comm-overlap",
     cl::desc("Fraction (0..1) of each collective that overlaps compute; "
-             "0 makes the compute stream wait for it"),
+             "0 makes the compute stream wait for it (default 0.5)"),
     cl::init(0.5), cl::cat(GenCat));
-cl::opt<uint64_t> Seed("seed", cl::desc("Seed of the deterministic jitter"),
+cl::opt<uint64_t> Seed("seed", cl::desc("Seed of the deterministic jitter and ids (default 1)"),
                        cl::init(1), cl::cat(GenCat));
 cl::opt<double> TargetMB("target-mb",
                          cl::desc("Keep adding layers/steps until the "
-                                  "uncompressed JSON reaches N MB (1e6 bytes)"),
+                                  "uncompressed JSON reaches N MB (1e6 bytes); stops at a "
+                                  "layer boundary"),
                          cl::init(0), cl::cat(GenCat));
 cl::opt<uint64_t> TargetEvents("events",
                                cl::desc("Keep adding layers/steps until "
-                                        "traceEvents has about N entries"),
+                                        "traceEvents has at least N entries "
+                                        "(stops at a layer boundary)"),
                                cl::init(0), cl::cat(GenCat));
 cl::opt<unsigned> Depth("depth",
-                        cl::desc("Nesting depth of one chain for --shape=deep"),
+                        cl::desc("Nesting depth of one chain for --shape=deep "
+                                 "(default 10000)"),
                         cl::init(10000), cl::cat(GenCat));
-cl::opt<int> GzipLevel("gzip-level", cl::desc("zlib level for .gz output (1-9)"),
+cl::opt<int> GzipLevel("gzip-level", cl::desc("zlib level for .gz output (1-9, default 6)"),
                        cl::init(6), cl::cat(GenCat));
 cl::opt<bool> Stats("print-stats",
                     cl::desc("Print event counts and bytes to stderr at the end"),
