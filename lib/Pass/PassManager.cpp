@@ -74,6 +74,7 @@ std::vector<PassResult> PassManager::run(const Trace &T, AnalysisManager &AM,
     // A failed pass keeps the findings it produced before failing: they
     // are real results and the failure is reported next to them.
     R.Findings = Sink.take();
+    R.Artifacts = Sink.takeArtifacts();
     for (const PassStatistic *S : P.statistics())
       R.Statistics.emplace_back(S->name().str(), S->getValue());
     if (Opts.Progress) {
@@ -95,6 +96,14 @@ std::vector<PassResult> PassManager::run(const Trace &T, AnalysisManager &AM,
     Pool.async([&RunOne, I] { RunOne(I, /*OnWorker=*/true); });
   Pool.wait();
   return Results;
+}
+
+std::vector<Artifact> collectArtifacts(std::vector<PassResult> &Results) {
+  std::vector<Artifact> All;
+  for (PassResult &R : Results)
+    for (Artifact &A : R.Artifacts)
+      All.push_back(std::move(A));
+  return All;
 }
 
 std::vector<Finding> collectFindings(std::vector<PassResult> &Results) {

@@ -10,6 +10,7 @@ namespace tl {
 
 void registerBuiltinEmitters(EmitterRegistry &Registry) {
   Registry.add(createFindingsJsonEmitter());
+  Registry.add(createArtifactEmitter());
 }
 
 } // namespace tl

@@ -116,6 +116,23 @@ size_t FindingSink::size() const {
   return Findings.size();
 }
 
+void FindingSink::artifact(StringRef RelPath, std::string Content) {
+  std::lock_guard<std::mutex> L(M);
+  for (Artifact &A : Artifacts)
+    if (A.Path == RelPath) {
+      A.Content = std::move(Content);
+      return;
+    }
+  Artifacts.push_back({PassName, RelPath.str(), std::move(Content)});
+}
+
+std::vector<Artifact> FindingSink::takeArtifacts() {
+  std::lock_guard<std::mutex> L(M);
+  std::vector<Artifact> Out = std::move(Artifacts);
+  Artifacts.clear();
+  return Out;
+}
+
 std::vector<Finding> FindingSink::take() {
   std::lock_guard<std::mutex> L(M);
   std::vector<Finding> Out(std::make_move_iterator(Findings.begin()),

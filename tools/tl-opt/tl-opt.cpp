@@ -181,6 +181,14 @@ int run(int argc, char **argv) {
       "  the output directory.\n\n"
       "  Exit codes: 0 ok, 1 input/usage error, 2 a pass failed.\n");
 
+  // Missing inputs are reported before anything else is loaded.
+  for (const std::string &TracePath : O.Traces) {
+    if (!sys::fs::exists(TracePath))
+      return fail(TracePath + ": no such file");
+    if (sys::fs::is_directory(TracePath))
+      return fail(TracePath + ": is a directory, not a trace file");
+  }
+
   // Config file first; command-line flags override what they set.
   DriverConfig Cfg;
   if (!O.Config.empty()) {
@@ -288,10 +296,6 @@ int run(int argc, char **argv) {
   int Exit = 0;
   std::vector<PassPipeline> Pipelines;
   for (const std::string &TracePath : O.Traces) {
-    if (!sys::fs::exists(TracePath))
-      return fail(TracePath + ": no such file");
-    if (sys::fs::is_directory(TracePath))
-      return fail(TracePath + ": is a directory, not a trace file");
 
     if (Progress)
       errs() << "tl-opt: importing " << TracePath << "...\r";
@@ -341,6 +345,7 @@ int run(int argc, char **argv) {
 
     std::vector<PassRunInfo> Runs = collectRunInfo(Results);
     std::vector<FailedPass> Failed = collectFailures(Results);
+    std::vector<Artifact> Artifacts = collectArtifacts(Results);
     std::vector<Finding> Findings = collectFindings(Results);
     if (O.Timing)
       printTiming(errs(), Runs, AM, Wall, O.TimingFormat == "json");
@@ -377,7 +382,8 @@ int run(int argc, char **argv) {
                       CanonicalPipeline,
                       Dir,
                       toolVersion(),
-                      TracePath};
+                      TracePath,
+                      Artifacts};
     {
       TimeTraceScope Scope("emit", Dir);
       if (std::error_code EC = sys::fs::create_directories(Dir))

@@ -28,6 +28,7 @@ struct PassResult {
   bool Failed = false;
   std::string Message;
   std::vector<Finding> Findings;
+  std::vector<Artifact> Artifacts;
   double WallSeconds = 0;
   double CpuSeconds = 0;
   std::vector<std::pair<std::string, uint64_t>> Statistics;
@@ -58,6 +59,8 @@ private:
 /// Findings of all results in pipeline order, ids made unique (moves the
 /// findings out of Results: call collectRunInfo first).
 std::vector<Finding> collectFindings(std::vector<PassResult> &Results);
+/// Artifacts of all results in pipeline order (moves them out).
+std::vector<Artifact> collectArtifacts(std::vector<PassResult> &Results);
 std::vector<FailedPass> collectFailures(llvm::ArrayRef<PassResult> Results);
 std::vector<PassRunInfo> collectRunInfo(llvm::ArrayRef<PassResult> Results);
 

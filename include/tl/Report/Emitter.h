@@ -64,6 +64,8 @@ struct ReportContext {
   std::string ToolVersion;
   /// The trace file analyzed.
   std::string TracePath;
+  /// Files contributed by passes (FindingSink::artifact), pipeline order.
+  llvm::ArrayRef<Artifact> Artifacts = {};
 };
 
 class Emitter {
@@ -96,6 +98,9 @@ void registerBuiltinEmitters(EmitterRegistry &Registry);
 /// The minimal findings.json emitter (schema_version, tool, pipeline,
 /// findings[], failed_passes[]).
 std::unique_ptr<Emitter> createFindingsJsonEmitter();
+
+/// Writes every pass artifact under the output directory.
+std::unique_ptr<Emitter> createArtifactEmitter();
 
 /// Write Dir/Name via a temporary file in Dir renamed into place, so readers
 /// never see a half-written file.

@@ -83,6 +83,15 @@ struct Recommendation {
   std::string Expected;
 };
 
+/// A file a pass contributes to the report besides its findings, e.g.
+/// `category_data/gemm_metrics.json` in the reference's schema. Path is
+/// relative to the output directory.
+struct Artifact {
+  std::string Pass;
+  std::string Path;
+  std::string Content;
+};
+
 struct Finding {
   Tier T = Tier::Compute;
   std::string Pass;

@@ -95,7 +95,14 @@ public:
     return finding(Tier::System, Category, Title);
   }
 
+  /// Contribute a whole file to the report (relative path inside the
+  /// output directory, e.g. "category_data/gemm_metrics.json"). A later
+  /// artifact with the same path replaces the earlier one.
+  void artifact(llvm::StringRef RelPath, std::string Content);
+
   size_t size() const;
+  /// Move the artifacts out, in emission order.
+  std::vector<Artifact> takeArtifacts();
   /// Move the findings out, in emission order, with ids computed.
   std::vector<Finding> take();
 
@@ -104,6 +111,7 @@ private:
   mutable std::mutex M;
   // deque: builders keep pointers to elements while others are appended.
   std::deque<Finding> Findings;
+  std::vector<Artifact> Artifacts;
 };
 
 /// Concatenate per-pass findings in the given (pipeline) order and make ids
