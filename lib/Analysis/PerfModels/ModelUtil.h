@@ -3,6 +3,7 @@
 #define TL_LIB_ANALYSIS_PERFMODELS_MODELUTIL_H
 
 #include "tl/Analysis/PerfModel.h"
+#include "tl/Support/PyLiteral.h"
 
 #include "llvm/ADT/Twine.h"
 
@@ -36,13 +37,9 @@ std::optional<int64_t> bpe(llvm::StringRef Type);
 /// "<maf>_<precision of Dtype>", "" when unknown.
 std::string computeSpec(llvm::StringRef Maf, llvm::StringRef Dtype);
 
-/// Python int(S) (surrounding whitespace allowed).
-std::optional<int64_t> parsePyInt(llvm::StringRef S);
-/// Python float(S).
-std::optional<double> parsePyFloat(llvm::StringRef S);
-/// ast.literal_eval subset: ints, floats, True/False/None, quoted strings,
-/// lists and tuples (nested).
-llvm::Expected<PyValue> parsePyLiteral(llvm::StringRef S);
+using tl::parsePyFloat;
+using tl::parsePyInt;
+using tl::parsePyLiteral;
 /// "[1, 1]" -> {1, 1}: strip the outer brackets, split on commas.
 llvm::Expected<Shape> parseIntList(llvm::StringRef S);
 
