@@ -119,3 +119,25 @@ TEST(Gemm, BaddbmmByHand) {
   EXPECT_EQ(*R.Bytes, 208);
   EXPECT_EQ(R.ComputeSpec, "matrix_fp16");
 }
+
+// torch_compile_triton/trace_perf_report_csvs/GEMM.csv row 1: aten::mm with
+// 3 Input Dims (out tensor) is still mm (bias False); Tensile Cijk_Alik_Bljk
+// -> transpose (True, False). flops = 2*32768*8192*2048 = 1099511627776;
+// bytes = (32768*2048 + 2048*8192 + 32768*8192)*2 = 704643072 -> 672.0 MB.
+TEST(Gemm, MmWithOutTensorTriton) {
+  OpDesc Op = makeOp(
+      "aten::mm", "[[32768, 2048], [2048, 8192], [32768, 8192]]",
+      "['c10::BFloat16', 'c10::BFloat16', 'c10::BFloat16']",
+      "[[2048, 1], [1, 2048], [8192, 1]]", "['', '', '']",
+      {"Cijk_Alik_Bljk_BBS_BH_Bias_HA_S_SAV_UserArgs_MT256x192x64_MI16x16x1_SN"
+       "_LDSB1_AFC1_AFEM1_AFEM1_ASEM1_CLR1_CADS0_DTLA0_DTLB0_DTVA0_DTVB0_EPS0"});
+  PerfModelResult R = model(Op);
+  PerfMetrics M = fwdMetrics(R);
+  EXPECT_EQ(pyRepr(M.GFLOPS), "1099.511627776");
+  EXPECT_EQ(pyRepr(M.DataMovedMB), "672.0");
+  EXPECT_EQ(pyRepr(M.FlopsPerByte), "1560.3809523809523");
+  EXPECT_EQ(paramsText(R),
+            "M=32768; N=8192; K=2048; bias=False; stride_A=(2048, 1); "
+            "stride_B=(1, 2048); dtype_A_B=('c10::BFloat16', "
+            "'c10::BFloat16'); B=1; transpose=(True, False)");
+}

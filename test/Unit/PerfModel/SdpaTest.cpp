@@ -64,3 +64,22 @@ TEST(Sdpa, CausalNeedsSquare) {
   EXPECT_EQ(pyStr(M.Params[9].second), "False");
   EXPECT_EQ(*M.Bytes, 256);
 }
+
+// torch_compile_triton/trace_perf_report_csvs/SDPA_fwd.csv row 1: B=8,
+// N=4096, H=16, d=128, not causal: flops = 2*(8*16*2*4096*4096*128) =
+// 1099511627776; bytes = 4*8*4096*16*128*2 = 536870912 -> 512.0 MB.
+TEST(Sdpa, TritonTraceNonCausal) {
+  OpDesc Op = makeOp(
+      "aten::_scaled_dot_product_flash_attention",
+      "[[8, 16, 4096, 128], [8, 16, 4096, 128], [8, 16, 4096, 128], [], [], "
+      "[], []]",
+      "['c10::BFloat16', 'c10::BFloat16', 'c10::BFloat16', 'Scalar', "
+      "'Scalar', 'Scalar', 'Scalar']",
+      "", "['', '', '', '0.', 'False', 'False', '0.088388347648318433']");
+  PerfModelResult R = model(Op);
+  PerfMetrics M = fwdMetrics(R);
+  EXPECT_EQ(pyRepr(M.GFLOPS), "1099.511627776");
+  EXPECT_EQ(pyRepr(M.DataMovedMB), "512.0");
+  EXPECT_EQ(pyRepr(M.FlopsPerByte), "2048.0");
+  EXPECT_EQ(pyStr(R.Params[8].second), "False"); // causal
+}
