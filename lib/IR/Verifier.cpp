@@ -119,6 +119,5 @@ llvm::Error tl::verifyTrace(const Trace &T) {
     return llvm::Error::success();
   if (Errors > 10)
     OS << "; ... " << (Errors - 10) << " more";
-  return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                 "IR verification failed: " + Msg);
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), Msg);
 }
