@@ -59,3 +59,9 @@ std::optional<double> tl::medianExcluding(llvm::ArrayRef<double> Values,
     return std::nullopt;
   return numpyMedian(Rest);
 }
+
+std::optional<double> tl::typicalStepValue(llvm::ArrayRef<double> Values) {
+  if (Values.size() >= 3)
+    return numpyMedian(Values.slice(1, Values.size() - 2));
+  return medianExcluding(Values, 0);
+}

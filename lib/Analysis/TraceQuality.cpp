@@ -186,6 +186,7 @@ void TraceQuality::detect(const Trace &T) {
 
   // GPU side: time, devices, links, skew, window.
   std::set<std::string> Devices;
+  uint64_t EarlyCount = 0;
   double GpuFirst = std::numeric_limits<double>::infinity(), GpuLast = -GpuFirst;
   for (EventId G : T.gpuEvents()) {
     double D = T.dur(G);
@@ -195,10 +196,13 @@ void TraceQuality::detect(const Trace &T) {
     Devices.insert(T.trackPartText(T.trackInfo(T.track(G)).Pid));
     bool Outside = HaveWindow && (T.ts(G) < WinStart - TH::TraceEndToleranceUs ||
                                   T.end(G) > WinEnd + TH::TraceEndToleranceUs);
+    bool EarlyLaunch = false;
     if (!T.isLinked(G)) {
       auto Corr = T.correlation(G);
-      if (Corr && MinRuntimeCorr && *Corr < *MinRuntimeCorr)
+      if (Corr && MinRuntimeCorr && *Corr < *MinRuntimeCorr) {
         Outside = true; // launched before the first recorded runtime call
+        EarlyLaunch = true;
+      }
       if (!Outside) {
         ++C.UnlinkedGpu;
         C.UnlinkedTime += D;
@@ -211,6 +215,8 @@ void TraceQuality::detect(const Trace &T) {
       }
     }
     if (Outside) {
+      if (EarlyLaunch)
+        ++EarlyCount;
       ++C.OutsideWindowGpu;
       C.OutsideWindowTime += D;
     }
@@ -291,18 +297,19 @@ void TraceQuality::detect(const Trace &T) {
   if (C.OutsideWindowGpu > 0) {
     double P = pct(C.OutsideWindowTime, C.GpuTime);
     std::string Why;
-    if (MinRuntimeCorr)
-      Why = fmt::format("launched before the first recorded runtime call "
+    if (EarlyCount)
+      Why = fmt::format("{} launched before the first recorded runtime call "
                         "(correlation < {})",
-                        *MinRuntimeCorr);
-    if (HaveWindow)
-      Why += fmt::format("{}or outside the profiler span [{:.3f}, {:.3f}] µs",
-                         Why.empty() ? "" : " ", WinStart, WinEnd);
+                        EarlyCount, *MinRuntimeCorr);
+    if (C.OutsideWindowGpu > EarlyCount)
+      Why += fmt::format("{}{} outside the profiler span [{:.3f}, {:.3f}] µs",
+                         Why.empty() ? "" : "; ", C.OutsideWindowGpu - EarlyCount,
+                         WinStart, WinEnd);
     addIssue({"outside-window",
               P >= TH::OutsideWindowWarnPct ? IssueSeverity::Warning
                                             : IssueSeverity::Info,
               "GPU work from outside the profiled window",
-              fmt::format("{} of {} GPU events ({:.2f}% of GPU time, {:.3f} µs) {}",
+              fmt::format("{} of {} GPU events ({:.2f}% of GPU time, {:.3f} µs): {}",
                           C.OutsideWindowGpu, C.GpuEvents, P, C.OutsideWindowTime,
                           Why),
               "these events have no launching op: excluded from the GPU "
@@ -355,14 +362,11 @@ void TraceQuality::detect(const Trace &T) {
               fmt::format("GPU events on {} device pids", C.Devices),
               "the GPU timeline merges devices: busy/idle times mix them",
               "profile one device per trace (one trace per rank)"});
-  if (C.GpuSpanUs < TH::ShortWindowMinUs ||
-      C.GpuEvents < TH::ShortWindowMinGpuEvents)
+  if (C.GpuSpanUs < TH::ShortWindowMinUs)
     addIssue({"short-window", IssueSeverity::Warning,
               "profiling window too short to be representative",
-              fmt::format("{} GPU events over {:.3f} µs (minimum {} events, "
-                          "{:.0f} µs)",
-                          C.GpuEvents, C.GpuSpanUs, TH::ShortWindowMinGpuEvents,
-                          TH::ShortWindowMinUs),
+              fmt::format("{} GPU events span {:.3f} µs (< {:.0f} µs)",
+                          C.GpuEvents, C.GpuSpanUs, TH::ShortWindowMinUs),
               "rankings and percentages rest on very little work",
               "profile several steady-state iterations: "
               "schedule(wait=1, warmup=1, active=3)"});
@@ -389,12 +393,14 @@ void TraceQuality::detect(const Trace &T) {
   // Warm-up: a slow first step, one-off allocations, autotuning.
   std::vector<std::string> Warm;
   if (Steps.size() >= 2) {
-    double Med = *medianExcluding(Durs, 0);
+    double Med = *typicalStepValue(Durs);
     if (Med > 0 && Durs[0] > TH::WarmupStepRatio * Med)
       Warm.push_back(fmt::format(
           "first step #{} took {:.3f} µs = {:.2f}x the median {:.3f} µs of "
-          "the other {} steps",
-          Steps[0].Number, Durs[0], Durs[0] / Med, Med, Steps.size() - 1));
+          "the {}",
+          Steps[0].Number, Durs[0], Durs[0] / Med, Med,
+          Steps.size() == 2 ? std::string("other step")
+                            : fmt::format("{} middle steps", Steps.size() - 2)));
   }
   if (C.DeviceMallocs > 0)
     Warm.push_back(fmt::format("{} device allocation calls (cudaMalloc/hipMalloc)",
@@ -425,13 +431,17 @@ void TraceQuality::detect(const Trace &T) {
   std::vector<std::string> Trunc;
   if (Steps.size() >= 2) {
     size_t L = Steps.size() - 1;
-    double Med = *medianExcluding(Durs, L);
-    if (Med > 0 && Durs[L] < TH::TruncatedStepRatio * Med)
-      Trunc.push_back(fmt::format(
-          "last step #{} took {:.3f} µs = {:.2f}x the median {:.3f} µs of the "
-          "other steps",
-          Steps[L].Number, Durs[L], Durs[L] / Med, Med));
-    double MedG = *medianExcluding(GpuCounts, L);
+    // With two steps a short second step is as likely a slow first one:
+    // leave durations to the warm-up check and compare GPU work only.
+    if (Steps.size() >= 3) {
+      double Med = *typicalStepValue(Durs);
+      if (Med > 0 && Durs[L] < TH::TruncatedStepRatio * Med)
+        Trunc.push_back(fmt::format(
+            "last step #{} took {:.3f} µs = {:.2f}x the median {:.3f} µs of "
+            "the {} middle steps",
+            Steps[L].Number, Durs[L], Durs[L] / Med, Med, Steps.size() - 2));
+    }
+    double MedG = *typicalStepValue(GpuCounts);
     if (MedG > 0 && GpuCounts[L] < TH::TruncatedStepRatio * MedG)
       Trunc.push_back(fmt::format(
           "last step #{} launched {} GPU events vs a median of {:.1f}",

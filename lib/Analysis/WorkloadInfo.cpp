@@ -217,7 +217,7 @@ WorkloadInfo::WorkloadInfo(const Trace &T) {
       if (N.contains("multi_tensor_apply"))
         ++MultiTensor;
       if (N.contains_insensitive("backward") || N.contains("_bwd") ||
-          N.contains("wgrad") || N.contains("dgrad"))
+          N.contains("wgrad") || N.contains("dgrad") || N.contains("_wrw_"))
         ++BwdKernels;
     }
     std::string Ev = fmt::format(
@@ -294,7 +294,8 @@ WorkloadInfo::WorkloadInfo(const Trace &T) {
     struct ClassStat {
       uint64_t Count = 0;
       std::set<int64_t> Instances;
-      double Time = 0;
+      double Time = 0;    // Σ durations
+      double MaxCall = 0; // longest single call
     };
     std::map<std::string, ClassStat> Classes;
     uint64_t Specific = 0;
@@ -306,18 +307,20 @@ WorkloadInfo::WorkloadInfo(const Trace &T) {
       ++S.Count;
       S.Instances.insert(Inst ? *Inst : -1);
       S.Time += T.dur(E);
+      S.MaxCall = std::max(S.MaxCall, T.dur(E));
       if (!isGenericModuleClass(Cls))
         ++Specific;
     }
-    // Root model class: the model-specific class with the most time.
+    // Root model class: the model-specific class with the longest single
+    // call (it encloses the others).
     std::string Root;
     double RootTime = -1;
     std::map<std::string, uint64_t> Families;
     for (const auto &[Cls, S] : Classes) {
       if (isGenericModuleClass(Cls))
         continue;
-      if (S.Time > RootTime) {
-        RootTime = S.Time;
+      if (S.MaxCall > RootTime) {
+        RootTime = S.MaxCall;
         Root = Cls;
       }
       StringRef F = familyOfModuleClass(Cls);
@@ -326,7 +329,7 @@ WorkloadInfo::WorkloadInfo(const Trace &T) {
     }
     if (!Root.empty())
       add("model_class", Root,
-          fmt::format("outermost model-specific nn.Module (most time, {:.3f} µs)",
+          fmt::format("outermost model-specific nn.Module (longest call, {:.3f} µs)",
                       RootTime),
           Confidence::Medium);
     if (!Families.empty()) {
@@ -397,6 +400,10 @@ WorkloadInfo::WorkloadInfo(const Trace &T) {
           ++Linear3D[X];
       }
     } else if (isSdpaOp(N)) {
+      // Count each attention call once (the public op wraps a backend op).
+      EventId P = T.parent(E);
+      if (P != NoEvent && T.kind(P) == EventKind::CpuOp && isSdpaOp(T.name(P)))
+        continue;
       std::vector<int64_t> Q = shapeAt(T, E, 0), K = shapeAt(T, E, 1);
       if (Q.size() == 4) {
         ++SdpaQ[Q];
@@ -415,15 +422,20 @@ WorkloadInfo::WorkloadInfo(const Trace &T) {
         ++Embeddings[{W[0], W[1]}];
     }
   }
+  // Without aten::linear (compiled graphs call mm/addmm directly), read
+  // the GEMMs: addmm(bias, x, w^T) and mm(x, w^T).
   if (!HaveLinear)
-    for (EventId E : CpuOps)
-      if (T.name(E) == "aten::addmm") {
-        std::vector<int64_t> X = shapeAt(T, E, 1), W = shapeAt(T, E, 2);
-        if (X.size() == 2 && W.size() == 2) {
-          ++LinearK[X.back()];
-          ++LinearW[{W[1], W[0]}];
-        }
+    for (EventId E : CpuOps) {
+      StringRef N = T.name(E);
+      if (N != "aten::addmm" && N != "aten::mm")
+        continue;
+      size_t XI = N == "aten::addmm" ? 1 : 0;
+      std::vector<int64_t> X = shapeAt(T, E, XI), W = shapeAt(T, E, XI + 1);
+      if (X.size() == 2 && W.size() == 2 && X[1] == W[0]) {
+        ++LinearK[X.back()];
+        ++LinearW[{W[1], W[0]}];
       }
+    }
 
   std::optional<int64_t> Heads, HeadDim, Hidden;
   std::string HeadSrc;
@@ -579,10 +591,15 @@ WorkloadInfo::WorkloadInfo(const Trace &T) {
         Confidence::Medium, Q[2]);
   } else if (Hidden && !Linear3D.empty()) {
     std::map<std::vector<int64_t>, uint64_t> M;
+    uint64_t Total = 0;
     for (const auto &[X, N] : Linear3D)
-      if (X[2] == *Hidden)
+      if (X[2] == *Hidden) {
         M[X] += N;
-    if (!M.empty()) {
+        Total += N;
+      }
+    // Only when one (B, S) dominates: models that reshape tokens (e.g.
+    // divided space/time attention) have no single batch/sequence.
+    if (!M.empty() && modeOf(M).second * 5 >= Total * 4) {
       auto [X, N] = modeOf(M);
       std::string Ev = fmt::format("linear input {} (B, S, hidden), {} calls",
                                    shapeText(X), N);
@@ -638,11 +655,14 @@ WorkloadInfo::WorkloadInfo(const Trace &T) {
         for (auto It = BySize.rbegin(); It != BySize.rend(); ++It)
           Sizes += fmt::format("{}size {}: {}", Sizes.empty() ? "" : ", ",
                                It->first, It->second);
-        add("process_groups", std::to_string(Pgs.size()),
-            fmt::format("distributedInfo.pg_config: {} groups ({}); first: "
-                        "{}{}",
-                        Pgs.size(), Sizes, Names, Pgs.size() > 4 ? ", ..." : ""),
-            Confidence::High, int64_t(Pgs.size()));
+        // pg_count counts every group created; pg_config may list fewer.
+        int64_t Count = D.get("pg_count").asInt().value_or(int64_t(Pgs.size()));
+        add("process_groups", std::to_string(Count),
+            fmt::format("distributedInfo.pg_count = {}; pg_config lists {} "
+                        "({}); first: {}{}",
+                        Count, Pgs.size(), Sizes, Names,
+                        Pgs.size() > 4 ? ", ..." : ""),
+            Confidence::High, Count);
       }
     }
     if (Coll > 0)

@@ -34,9 +34,16 @@ struct ProfilerStep {
 std::vector<ProfilerStep> collectProfilerSteps(const Trace &T);
 
 /// Median of every value except Skip (index), or nullopt when nothing is
-/// left. Used as the "typical step" the first and last steps are compared to.
+/// left.
 std::optional<double> medianExcluding(llvm::ArrayRef<double> Values,
                                       size_t Skip);
+
+/// The "typical step" the first and last steps are compared to: the median
+/// of the middle values (all but the first and last) when there are at least
+/// three, else the median of all but the first; nullopt when empty. Using
+/// the middle keeps a warm-up step and a truncated step from masking each
+/// other.
+std::optional<double> typicalStepValue(llvm::ArrayRef<double> Values);
 
 } // namespace tl
 

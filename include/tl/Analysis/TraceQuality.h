@@ -45,9 +45,8 @@ struct QualityThresholds {
   static constexpr double ClockSkewToleranceUs = 1.0;
   /// graph-replay-without-capture: graph-launched share of GPU time.
   static constexpr double GraphReplayMinPct = 50.0;
-  /// short-window: GPU span below this (µs) or fewer GPU events than this.
+  /// short-window: first GPU start to last GPU end below this (µs).
   static constexpr double ShortWindowMinUs = 1000.0;
-  static constexpr unsigned ShortWindowMinGpuEvents = 20;
 };
 
 enum class IssueSeverity : uint8_t { Info, Warning, Critical };

@@ -20,6 +20,22 @@ TEST(ProfilerSteps, MedianExcluding) {
   EXPECT_FALSE(medianExcluding(One, 0).has_value());
 }
 
+TEST(ProfilerSteps, TypicalStep) {
+  // Warm-up 4000 then 1000, 1000: middle = {1000} -> 1000 (not 2500).
+  double W[] = {4000, 1000, 1000};
+  EXPECT_DOUBLE_EQ(*typicalStepValue(W), 1000.0);
+  // Truncated 2000, 2000, 500: middle = {2000} -> 2000 (not 1250).
+  double T[] = {2000, 2000, 500};
+  EXPECT_DOUBLE_EQ(*typicalStepValue(T), 2000.0);
+  // Five steps: middle {10, 12, 14} -> 12.
+  double F[] = {50, 10, 12, 14, 1};
+  EXPECT_DOUBLE_EQ(*typicalStepValue(F), 12.0);
+  // Two steps: the second one.
+  double Two[] = {30, 10};
+  EXPECT_DOUBLE_EQ(*typicalStepValue(Two), 10.0);
+  EXPECT_FALSE(typicalStepValue({}).has_value());
+}
+
 TEST(ProfilerSteps, WarmupThresholdArithmetic) {
   // 30 > 1.5 x 11 = 16.5 -> warm-up; 16 is not.
   double D[] = {30, 10, 12, 11};
