@@ -3,6 +3,7 @@
 #include "tl/Support/PyFormat.h"
 
 #include <cmath>
+#include <cstdio>
 
 using namespace tl;
 
@@ -184,4 +185,132 @@ std::string tl::pyStr(const PyValue &V) {
   if (V.kind() == PyValue::Kind::Str)
     return V.getStr();
   return pyRepr(V);
+}
+
+std::string tl::jsonString(llvm::StringRef S) {
+  std::string Out = "\"";
+  const char *P = S.data(), *E = S.data() + S.size();
+  char B[16];
+  while (P < E) {
+    unsigned char C = static_cast<unsigned char>(*P);
+    if (C < 0x80) {
+      ++P;
+      switch (C) {
+      case '"': Out += "\\\""; break;
+      case '\\': Out += "\\\\"; break;
+      case '\n': Out += "\\n"; break;
+      case '\r': Out += "\\r"; break;
+      case '\t': Out += "\\t"; break;
+      case '\b': Out += "\\b"; break;
+      case '\f': Out += "\\f"; break;
+      default:
+        if (C < 0x20) {
+          std::snprintf(B, sizeof(B), "\\u%04x", C);
+          Out += B;
+        } else {
+          Out += static_cast<char>(C);
+        }
+      }
+      continue;
+    }
+    // Decode one UTF-8 sequence; invalid bytes are escaped as themselves.
+    unsigned Len = C >= 0xf0 ? 4 : C >= 0xe0 ? 3 : C >= 0xc0 ? 2 : 1;
+    uint32_t CP = Len == 1 ? C : (C & (0x7f >> Len));
+    bool Ok = Len > 1 && P + Len <= E;
+    for (unsigned I = 1; Ok && I < Len; ++I) {
+      unsigned char X = static_cast<unsigned char>(P[I]);
+      Ok = (X & 0xc0) == 0x80;
+      CP = (CP << 6) | (X & 0x3f);
+    }
+    if (!Ok) {
+      CP = C;
+      Len = 1;
+    }
+    P += Len;
+    if (CP >= 0x10000) {
+      CP -= 0x10000;
+      std::snprintf(B, sizeof(B), "\\u%04x\\u%04x", 0xd800 + (CP >> 10),
+                    0xdc00 + (CP & 0x3ff));
+    } else {
+      std::snprintf(B, sizeof(B), "\\u%04x", CP);
+    }
+    Out += B;
+  }
+  Out += '"';
+  return Out;
+}
+
+std::string tl::pyJsonDumps(const PyValue &V, int Indent) {
+  std::string Out;
+  struct Item {
+    const PyValue *V;
+    std::string Text;
+    int Depth;
+  };
+  auto newline = [&](int Depth) {
+    return Indent < 0 ? std::string()
+                      : "\n" + std::string(static_cast<size_t>(Indent * Depth), ' ');
+  };
+  std::string Sep = Indent < 0 ? ", " : ",";
+  std::vector<Item> Stack;
+  Stack.push_back({&V, {}, 0});
+  while (!Stack.empty()) {
+    Item W = std::move(Stack.back());
+    Stack.pop_back();
+    if (!W.V) {
+      Out += W.Text;
+      continue;
+    }
+    const PyValue &X = *W.V;
+    switch (X.kind()) {
+    case PyValue::Kind::None:
+      Out += "null";
+      break;
+    case PyValue::Kind::Bool:
+      Out += X.getBool() ? "true" : "false";
+      break;
+    case PyValue::Kind::Int:
+      Out += std::to_string(X.getInt());
+      break;
+    case PyValue::Kind::Float:
+      Out += jsonNumber(X.getFloat());
+      break;
+    case PyValue::Kind::Str:
+      Out += jsonString(X.getStr());
+      break;
+    case PyValue::Kind::Tuple:
+    case PyValue::Kind::List: {
+      const auto &E = X.elems();
+      if (E.empty()) {
+        Out += "[]";
+        break;
+      }
+      Out += '[';
+      Stack.push_back({nullptr, newline(W.Depth) + "]", 0});
+      for (size_t I = E.size(); I-- > 0;) {
+        Stack.push_back({&E[I], {}, W.Depth + 1});
+        Stack.push_back({nullptr, (I ? Sep : "") + newline(W.Depth + 1), 0});
+      }
+      break;
+    }
+    case PyValue::Kind::Dict: {
+      const auto &Items = X.items();
+      if (Items.empty()) {
+        Out += "{}";
+        break;
+      }
+      Out += '{';
+      Stack.push_back({nullptr, newline(W.Depth) + "}", 0});
+      for (size_t I = Items.size(); I-- > 0;) {
+        Stack.push_back({&Items[I].second, {}, W.Depth + 1});
+        Stack.push_back({nullptr,
+                         (I ? Sep : "") + newline(W.Depth + 1) +
+                             jsonString(Items[I].first) + ": ",
+                         0});
+      }
+      break;
+    }
+    }
+  }
+  return Out;
 }

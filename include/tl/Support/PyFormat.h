@@ -33,6 +33,10 @@ std::string pyReprString(llvm::StringRef S);
 std::string jsonNumber(double D);
 std::string jsonNumber(int64_t I);
 
+/// json.dumps(S) of a string with the default ensure_ascii=True.
+std::string jsonString(llvm::StringRef S);
+
+
 } // namespace tl
 
 #endif // TL_SUPPORT_PYFORMAT_H

@@ -74,6 +74,10 @@ bool operator==(const PyValue &A, const PyValue &B);
 std::string pyRepr(const PyValue &V);
 /// Python str(): like repr() except a top-level string prints bare.
 std::string pyStr(const PyValue &V);
+/// json.dumps(V) (Indent < 0) or json.dumps(V, indent=Indent): tuples become
+/// lists, None null, NaN NaN, ensure_ascii escapes; separators ", " / ": "
+/// (", " becomes "," with an indent, as in Python).
+std::string pyJsonDumps(const PyValue &V, int Indent = -1);
 
 } // namespace tl
 

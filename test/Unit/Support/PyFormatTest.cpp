@@ -91,3 +91,26 @@ TEST(PyFormat, Json) {
   EXPECT_EQ(jsonNumber(std::nan("")), "NaN");
   EXPECT_EQ(jsonNumber(std::numeric_limits<double>::infinity()), "Infinity");
 }
+
+TEST(PyFormat, JsonDumps) {
+  // json.dumps({'a': (1, 2.5, None), 'b': 'µs "q"\n\U0001F600', 'c': [],
+  //             'd': {}, 'e': float('nan'), 't': True})
+  PyValue V = PyValue::dict(
+      {{"a", PyValue::tuple({PyValue::integer(1), PyValue::real(2.5),
+                             PyValue::none()})},
+       {"b", PyValue::str("\xc2\xb5s \"q\"\n\xf0\x9f\x98\x80")},
+       {"c", PyValue::list({})},
+       {"d", PyValue::dict({})},
+       {"e", PyValue::real(std::nan(""))},
+       {"t", PyValue::boolean(true)}});
+  EXPECT_EQ(pyJsonDumps(V),
+            "{\"a\": [1, 2.5, null], \"b\": \"\\u00b5s \\\"q\\\"\\n"
+            "\\ud83d\\ude00\", \"c\": [], \"d\": {}, \"e\": NaN, \"t\": true}");
+  // json.dumps({'a': [1, {'x': 1e-05}], 'b': []}, indent=2)
+  PyValue W = PyValue::dict(
+      {{"a", PyValue::list({PyValue::integer(1),
+                            PyValue::dict({{"x", PyValue::real(1e-05)}})})},
+       {"b", PyValue::list({})}});
+  EXPECT_EQ(pyJsonDumps(W, 2), "{\n  \"a\": [\n    1,\n    {\n      \"x\": "
+                               "1e-05\n    }\n  ],\n  \"b\": []\n}");
+}
