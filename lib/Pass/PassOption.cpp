@@ -27,7 +27,12 @@ Error detail::parseOptionValue(StringRef Text, double &V) {
 
 Error detail::parseOptionValue(StringRef Text, int64_t &V) {
   Text = Text.trim();
-  if (Text.getAsInteger(10, V))
+  StringRef Digits = Text;
+  // Accept one explicit '+' sign ("+4"), as config files sometimes have.
+  if (Digits.consume_front("+") &&
+      (Digits.starts_with("+") || Digits.starts_with("-")))
+    return expected("an integer", Text);
+  if (Digits.getAsInteger(10, V))
     return expected("an integer", Text);
   return Error::success();
 }
@@ -42,8 +47,11 @@ Error detail::parseOptionValue(StringRef Text, int &V) {
 
 Error detail::parseOptionValue(StringRef Text, unsigned &V) {
   Text = Text.trim();
+  StringRef Digits = Text;
   uint64_t W;
-  if (Text.getAsInteger(10, W) || W > UINT32_MAX)
+  if (Digits.consume_front("+") && Digits.starts_with("+"))
+    return expected("an unsigned integer", Text);
+  if (Digits.getAsInteger(10, W) || W > UINT32_MAX)
     return expected("an unsigned integer", Text);
   V = static_cast<unsigned>(W);
   return Error::success();

@@ -66,7 +66,8 @@ struct Options {
   cl::opt<std::string> PassPipelineText{
       "pass-pipeline",
       cl::desc("Passes to run, e.g. 'system,compute' or "
-               "'gemm{min-impact=0.5},multi-kernel' (default: system,compute)"),
+               "'gemm{min-impact=0.5},multi-kernel' (default: system,compute; "
+               "'none' runs no pass, only the report)"),
       cl::value_desc("pipeline"), cl::cat(Pipeline)};
   cl::list<std::string> Plugins{
       "load-pass-plugin", cl::desc("Load passes from a plugin (repeatable)"),
@@ -257,11 +258,18 @@ int run(int argc, char **argv) {
         return fail(O.Config + ": " + toString(std::move(E)));
   }
 
+  // 'none': no passes, only the emitters (report tables).
+  auto makePipeline = [&]() -> Expected<PassPipeline> {
+    if (StringRef(PipelineText).trim() == "none")
+      return PassPipeline();
+    return buildPipeline(Registry, PipelineText, &Cfg.PassOptions);
+  };
+
   // --print-ir only imports; it needs no passes.
   bool PrintOnly = O.PrintIR.getNumOccurrences() && !O.DumpPipeline;
   std::string CanonicalPipeline;
   if (!PrintOnly) {
-    auto Pipeline = buildPipeline(Registry, PipelineText, &Cfg.PassOptions);
+    auto Pipeline = makePipeline();
     if (!Pipeline)
       return fail(toString(Pipeline.takeError()));
     CanonicalPipeline = Pipeline->str();
@@ -322,7 +330,7 @@ int run(int argc, char **argv) {
     }
 
     // A fresh set of pass instances for every trace.
-    auto P = buildPipeline(Registry, PipelineText, &Cfg.PassOptions);
+    auto P = makePipeline();
     if (!P)
       return fail(toString(P.takeError()));
     AnalysisManager AM(*T, AOpts);

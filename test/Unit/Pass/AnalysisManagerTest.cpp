@@ -1,0 +1,116 @@
+//===- AnalysisManagerTest.cpp - Lazy, once, thread-safe, cycles ----------===//
+#include "tl/Analysis/AnalysisManager.h"
+#include "tl/IR/Trace.h"
+
+#include "gtest/gtest.h"
+
+#include <atomic>
+#include <chrono>
+#include <thread>
+
+using namespace tl;
+
+namespace {
+
+std::atomic<int> SlowBuilds{0};
+struct Slow {
+  static constexpr llvm::StringLiteral Name = "test-slow";
+  int V = 0;
+  Slow(const Trace &, AnalysisManager &) {
+    ++SlowBuilds;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    V = 7;
+  }
+};
+struct DependsOnSlow {
+  static constexpr llvm::StringLiteral Name = "test-depends";
+  int V;
+  DependsOnSlow(const Trace &, AnalysisManager &AM) : V(AM.get<Slow>().V + 1) {}
+};
+
+TEST(AnalysisManager, ComputedOnceAcrossThreads) {
+  Trace T;
+  AnalysisManager AM(T);
+  SlowBuilds = 0;
+  EXPECT_FALSE(AM.isCached<Slow>());
+  std::vector<std::thread> Ts;
+  std::atomic<int> Sum{0};
+  for (int I = 0; I < 8; ++I)
+    Ts.emplace_back([&] { Sum += AM.get<DependsOnSlow>().V; });
+  for (auto &Th : Ts)
+    Th.join();
+  EXPECT_EQ(SlowBuilds.load(), 1);
+  EXPECT_EQ(Sum.load(), 8 * 8);
+  EXPECT_TRUE(AM.isCached<Slow>());
+  auto Timings = AM.timings();
+  ASSERT_EQ(Timings.size(), 2u);
+  // Completion order: the dependency finishes first.
+  EXPECT_EQ(Timings[0].Name, "test-slow");
+  EXPECT_EQ(Timings[1].Name, "test-depends");
+  EXPECT_GE(Timings[0].WallSeconds, 0.04);
+}
+
+struct CycleB;
+struct CycleA {
+  static constexpr llvm::StringLiteral Name = "test-cycle-a";
+  CycleA(const Trace &, AnalysisManager &AM);
+};
+struct CycleB {
+  static constexpr llvm::StringLiteral Name = "test-cycle-b";
+  CycleB(const Trace &, AnalysisManager &AM) { AM.get<CycleA>(); }
+};
+CycleA::CycleA(const Trace &, AnalysisManager &AM) { AM.get<CycleB>(); }
+
+TEST(AnalysisManagerDeathTest, SameThreadCycleIsDiagnosed) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(
+      {
+        Trace T;
+        AnalysisManager AM(T);
+        AM.get<CycleA>();
+      },
+      ::testing::ExitedWithCode(2),
+      "analysis dependency cycle: test-cycle-a -> test-cycle-b -> "
+      "test-cycle-a");
+}
+
+// Cross-thread: X (thread 1) needs Y while Y (thread 2) needs X. Each
+// constructor waits until the other thread owns its analysis, so the cycle
+// closes across threads; it must be diagnosed, not deadlock.
+std::atomic<int> Started{0};
+struct CrossY;
+struct CrossX {
+  static constexpr llvm::StringLiteral Name = "test-cross-x";
+  CrossX(const Trace &, AnalysisManager &AM);
+};
+struct CrossY {
+  static constexpr llvm::StringLiteral Name = "test-cross-y";
+  CrossY(const Trace &, AnalysisManager &AM) {
+    ++Started;
+    while (Started < 2)
+      std::this_thread::yield();
+    AM.get<CrossX>();
+  }
+};
+CrossX::CrossX(const Trace &, AnalysisManager &AM) {
+  ++Started;
+  while (Started < 2)
+    std::this_thread::yield();
+  AM.get<CrossY>();
+}
+
+TEST(AnalysisManagerDeathTest, CrossThreadCycleIsDiagnosed) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(
+      {
+        Trace T;
+        AnalysisManager AM(T);
+        std::thread A([&] { AM.get<CrossX>(); });
+        std::thread B([&] { AM.get<CrossY>(); });
+        A.join();
+        B.join();
+      },
+      ::testing::ExitedWithCode(2), "analysis dependency cycle: test-cross-");
+}
+
+} // namespace

@@ -1,0 +1,87 @@
+//===- PassManagerTest.cpp - Ordering, failures, threads ------------------===//
+#include "TestPasses.h"
+
+#include "tl/Analysis/AnalysisManager.h"
+#include "tl/IR/Trace.h"
+#include "tl/Pass/PassManager.h"
+#include "tl/Pass/PassRegistry.h"
+
+#include "gtest/gtest.h"
+
+using namespace tl;
+using namespace tl::test;
+
+namespace {
+
+std::vector<std::string> titles(unsigned Threads) {
+  PassRegistry R;
+  R.registerPass<Emit>();
+  auto P = buildPipeline(R, "emit{n=3,sleep-ms=40,tag=a}");
+  EXPECT_EQ(errText(P), "");
+  PassPipeline Pipe = std::move(*P);
+  Trace T;
+  AnalysisManager AM(T);
+  PassManager PM(std::move(Pipe));
+  PassManagerOptions O;
+  O.Threads = Threads;
+  auto Results = PM.run(T, AM, O);
+  std::vector<Finding> F = collectFindings(Results);
+  std::vector<std::string> Out;
+  for (const Finding &X : F)
+    Out.push_back(X.Title);
+  return Out;
+}
+
+class EmitSlow : public PassBase<EmitSlow> {
+public:
+  static constexpr llvm::StringLiteral Argument = "emit-slow";
+  static constexpr llvm::StringLiteral Description = "slow";
+  llvm::Error run(const Trace &, AnalysisManager &, FindingSink &S) override {
+    std::this_thread::sleep_for(std::chrono::milliseconds(60));
+    S.system("c", "slow");
+    return llvm::Error::success();
+  }
+};
+
+TEST(PassManager, PipelineOrderNotCompletionOrder) {
+  for (unsigned Threads : {1u, 4u}) {
+    PassRegistry R;
+    R.registerPass<EmitSlow>();
+    R.registerPass<Emit>();
+    auto P = buildPipeline(R, "emit-slow,emit{n=2,fail=true}");
+    ASSERT_EQ(errText(P), "");
+    Trace T;
+    AnalysisManager AM(T);
+    PassManager PM(std::move(*P));
+    PassManagerOptions O;
+    O.Threads = Threads;
+    size_t Calls = 0;
+    O.Progress = [&](size_t Done, size_t Total, llvm::StringRef) {
+      ++Calls;
+      EXPECT_EQ(Total, 2u);
+      EXPECT_LE(Done, Total);
+    };
+    auto Results = PM.run(T, AM, O);
+    EXPECT_EQ(Calls, 2u);
+    ASSERT_EQ(Results.size(), 2u);
+    EXPECT_FALSE(Results[0].Failed);
+    EXPECT_TRUE(Results[1].Failed);
+    EXPECT_EQ(Results[1].Message, "boom");
+    std::vector<PassRunInfo> Runs = collectRunInfo(Results);
+    EXPECT_EQ(Runs[1].NumFindings, 2u);
+    auto Failures = collectFailures(Results);
+    ASSERT_EQ(Failures.size(), 1u);
+    EXPECT_EQ(Failures[0].Pass, "emit");
+    std::vector<Finding> F = collectFindings(Results);
+    ASSERT_EQ(F.size(), 3u);
+    EXPECT_EQ(F[0].Title, "slow");
+    EXPECT_EQ(F[1].Title, "e0");
+    EXPECT_EQ(F[2].Title, "e1");
+  }
+}
+
+TEST(PassManager, SameFindingsForAnyThreadCount) {
+  EXPECT_EQ(titles(1), titles(3));
+}
+
+} // namespace
