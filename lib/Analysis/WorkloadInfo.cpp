@@ -465,8 +465,8 @@ WorkloadInfo::WorkloadInfo(const Trace &T) {
     Hidden = K;
     bool Consistent = *Heads * *HeadDim == K;
     add("hidden_size", std::to_string(K),
-        fmt::format("most common GEMM input width (K) in {} of {} linear ops{}",
-                    N, Total,
+        fmt::format("most common GEMM input width (K) in {} of {} {} ops{}",
+                    N, Total, HaveLinear ? "linear" : "mm/addmm",
                     Consistent ? fmt::format("; = heads {} x head dim {}",
                                              *Heads, *HeadDim)
                                : std::string()),
