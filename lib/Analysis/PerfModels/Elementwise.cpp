@@ -62,7 +62,9 @@ static llvm::Expected<PerfModelResult> buildPadOrUpsample(const OpDesc &Op,
   if (B)
     R.Bytes = static_cast<double>(prod(*In) * *B + prod(Out) * *B);
   R.Params = {{"op_shape", shapeValue(Out)},
-              {"dtype_in_out", PyValue::tuple({PyValue::str(*T), PyValue::none()})},
+              // The output has the input's dtype (h100 timesformer
+              // UnaryElementwise.csv, aten::upsample_nearest1d row).
+              {"dtype_in_out", PyValue::tuple({PyValue::str(*T), PyValue::str(*T)})},
               {"stride_input", strideAt(Op, 0)},
               {"stride_output", PyValue::none()},
               {"input_shape", shapeValue(*In)},

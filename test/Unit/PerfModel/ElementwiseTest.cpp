@@ -109,3 +109,23 @@ TEST(Elementwise, ReplicationPadByHand) {
   EXPECT_EQ(R.Flops, 49);
   EXPECT_EQ(*R.Bytes, (16 + 49) * 4);
 }
+
+// h100/facebook_timesformer-base-finetuned-k400__1016002_perf_report_csvs/
+// UnaryElementwise.csv, aten::upsample_nearest1d row: (1,768,8) -> output
+// size [128] -> (1,768,128): flops 98304; bytes (6144 + 98304)*2 = 208896
+// -> 0.19921875 MB; FLOPS/Byte 98304/208896 = 0.47058823529411764.
+TEST(Elementwise, TimesformerUpsample) {
+  OpDesc Op = makeOp("aten::upsample_nearest1d", "[[1, 768, 8], [], []]",
+                     "['c10::BFloat16', 'ScalarList', '']",
+                     "[[6144, 1, 768], [], []]", "['', '[128]', '']");
+  PerfModelResult R = model(Op);
+  PerfMetrics M = fwdMetrics(R);
+  EXPECT_EQ(pyRepr(M.GFLOPS), "9.8304e-05");
+  EXPECT_EQ(pyRepr(M.DataMovedMB), "0.19921875");
+  EXPECT_EQ(pyRepr(M.FlopsPerByte), "0.47058823529411764");
+  EXPECT_EQ(paramsText(R),
+            "op_shape=(1, 768, 128); dtype_in_out=('c10::BFloat16', "
+            "'c10::BFloat16'); stride_input=(6144, 1, 768); "
+            "stride_output=None; input_shape=(1, 768, 8); "
+            "output_shape=(1, 768, 128)");
+}
