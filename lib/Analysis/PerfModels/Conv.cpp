@@ -107,7 +107,7 @@ llvm::Expected<PerfModelResult> pm::buildConv(const OpDesc &Op) {
     if (Op.InputDims.size() <= 3)
       BiasParam = PyValue::boolean(false);
     else if (!Op.InputDims[3].truthy())
-      BiasParam = Op.InputDims[3];
+      BiasParam = PyValue::list({}); // the raw JSON value: always a list
     else
       BiasParam = PyValue::boolean(true);
   } else if (IsFusedBias) {

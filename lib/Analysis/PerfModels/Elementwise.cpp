@@ -61,16 +61,17 @@ static llvm::Expected<PerfModelResult> buildPadOrUpsample(const OpDesc &Op,
   R.Flops = static_cast<double>(prod(Out));
   if (B)
     R.Bytes = static_cast<double>(prod(*In) * *B + prod(Out) * *B);
-  R.Params = {{"op_shape", shapeValue(Out)},
-              // The output has the input's dtype (h100 timesformer
-              // UnaryElementwise.csv, aten::upsample_nearest1d row).
-              {"dtype_in_out", PyValue::tuple({PyValue::str(*T), PyValue::str(*T)})},
-              {"stride_input", strideAt(Op, 0)},
-              {"stride_output", PyValue::none()},
-              {"input_shape", shapeValue(*In)},
-              {"output_shape", shapeValue(Out)}};
+  // The subclass sets its keys before the unary base ones (h100 timesformer
+  // unified_perf_summary.csv, aten::upsample_nearest1d perf_params).
+  R.Params = {{"input_shape", shapeValue(*In)}, {"output_shape", shapeValue(Out)}};
   if (IsPad)
     R.Params.push_back({"padding", Padding});
+  // The output has the input's dtype (same row).
+  R.Params.push_back({"op_shape", shapeValue(Out)});
+  R.Params.push_back(
+      {"dtype_in_out", PyValue::tuple({PyValue::str(*T), PyValue::str(*T)})});
+  R.Params.push_back({"stride_input", strideAt(Op, 0)});
+  R.Params.push_back({"stride_output", PyValue::none()});
   return R;
 }
 

@@ -123,9 +123,10 @@ TEST(Elementwise, TimesformerUpsample) {
   EXPECT_EQ(pyRepr(M.GFLOPS), "9.8304e-05");
   EXPECT_EQ(pyRepr(M.DataMovedMB), "0.19921875");
   EXPECT_EQ(pyRepr(M.FlopsPerByte), "0.47058823529411764");
+  // Key order from the same trace's unified_perf_summary.csv perf_params.
   EXPECT_EQ(paramsText(R),
+            "input_shape=(1, 768, 8); output_shape=(1, 768, 128); "
             "op_shape=(1, 768, 128); dtype_in_out=('c10::BFloat16', "
             "'c10::BFloat16'); stride_input=(6144, 1, 768); "
-            "stride_output=None; input_shape=(1, 768, 8); "
-            "output_shape=(1, 768, 128)");
+            "stride_output=None");
 }

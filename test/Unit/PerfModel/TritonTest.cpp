@@ -41,18 +41,20 @@ TEST(Triton, PointwiseAdd) {
 }
 
 // Same file, triton_red_fused_add_mean_mul_pow_rsqrt_0: xnumel 32768, rnumel
-// 2048, (1+1+1+2+2) = 7 flops/elem -> 0.469762048 GFLOPS.
-// Known gap: the reference reports 256.00390625 MB, 2048 bytes more than the
-// §5.10 formula gives (256.001953125); bytes of reduction kernels are not
-// asserted until the rule is known.
-TEST(Triton, ReductionFlops) {
+// 2048, (1+1+1+2+2) = 7 flops/elem -> 0.469762048 GFLOPS. Reduction kernels
+// add no xnumel term: bytes = (2*67108864 + 2048)*2 =
+// 268439552 -> 256.00390625 MB; FLOPS/Byte 1.749973297526588.
+TEST(Triton, Reduction) {
   OpDesc Op = makeOp("triton_red_fused_add_mean_mul_pow_rsqrt_0",
                      "[[8, 4096, 2048], [2048], [8, 4096, 2048], [], []]",
                      "['c10::BFloat16', 'c10::BFloat16', 'c10::BFloat16', "
                      "'Scalar', 'Scalar']",
                      "", "['', '', '', '32768', '2048']");
   PerfModelResult R = model(Op);
-  EXPECT_EQ(pyRepr(fwdMetrics(R).GFLOPS), "0.469762048");
+  PerfMetrics M = fwdMetrics(R);
+  EXPECT_EQ(pyRepr(M.GFLOPS), "0.469762048");
+  EXPECT_EQ(pyRepr(M.DataMovedMB), "256.00390625");
+  EXPECT_EQ(pyRepr(M.FlopsPerByte), "1.749973297526588");
   EXPECT_EQ(pyRepr(PyValue::dict(R.Params)),
             "{'fused_ops': 'aten.add, aten.mean, aten.mul, aten.pow, "
             "aten.rsqrt', 'xnumel': 32768, 'rnumel': 2048}");
