@@ -5,12 +5,14 @@
 //
 //===----------------------------------------------------------------------===//
 #include "tl/Report/Emitter.h"
+#include "tl/Report/PerfCsvTables.h"
 
 namespace tl {
 
 void registerBuiltinEmitters(EmitterRegistry &Registry) {
   Registry.add(createFindingsJsonEmitter());
   Registry.add(createArtifactEmitter());
+  Registry.add(createPerfReportCsvEmitter());
 }
 
 } // namespace tl

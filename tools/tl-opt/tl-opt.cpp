@@ -4,8 +4,9 @@
 // -> emitters into the output directory.
 //
 // Exit codes: 0 ok; 1 input or usage error (nothing analyzed, or
-// --verify-findings mismatch); 2 a pass failed (other passes still ran and
-// the report lists the failure).
+// --verify-findings mismatch, or --validate-report found errors); 2 a pass
+// failed (other passes still ran and the report lists the failure); 3 a
+// finding matched --fail-on (2 wins when both apply).
 //
 //===----------------------------------------------------------------------===//
 #include "DriverConfig.h"
@@ -22,6 +23,10 @@
 #include "tl/Pass/PassPlugin.h"
 #include "tl/Pass/PassRegistry.h"
 #include "tl/Report/Emitter.h"
+#include "tl/Report/FailOn.h"
+#include "tl/Report/ReportModel.h"
+#include "tl/Report/ReportValidator.h"
+#include "tl/Support/PyFormat.h"
 #include "tl/Support/Version.h"
 
 #include "llvm/Support/CommandLine.h"
@@ -35,6 +40,7 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <optional>
 
 using namespace llvm;
 using namespace tl;
@@ -95,6 +101,17 @@ struct Options {
       cl::value_desc("dir"), cl::cat(Output)};
   cl::opt<bool> Quiet{"quiet", cl::desc("No progress or summary on stderr"),
                       cl::cat(Output)};
+  cl::opt<std::string> FailOn{
+      "fail-on",
+      cl::desc("Exit 3 when a ranked finding matches, e.g. 'impact>=5', "
+               "'tier=system', 'P1', 'tier=compute&impact>2' (',' = or); "
+               "see docs/ReportFormat.md"),
+      cl::value_desc("expr"), cl::cat(Output)};
+  cl::opt<std::string> ValidateReport{
+      "validate-report",
+      cl::desc("Check the report in DIR against the reference's level 1-3 "
+               "rules and exit (0 valid, 1 errors)"),
+      cl::value_desc("dir"), cl::cat(Output)};
 
   cl::opt<std::string> PrintIR{
       "print-ir", cl::desc("Print the imported IR to stdout and exit "
@@ -157,7 +174,8 @@ void releaseOptionNames() {
   static const char *const Names[] = {
       "config", "arch", "include-unlinked", "pass-pipeline",
       "load-pass-plugin", "no-builtin-passes", "threads", "list-passes",
-      "dump-pass-pipeline", "o", "quiet", "print-ir", "verify-ir",
+      "dump-pass-pipeline", "o", "quiet", "fail-on", "validate-report",
+      "print-ir", "verify-ir",
       "verify-findings", "timing", "timing-format", "pass-statistics",
       "time-trace"};
   StringMap<cl::Option *> &Map = cl::getRegisteredOptions();
@@ -180,7 +198,23 @@ int run(int argc, char **argv) {
       "  Imports each trace into the tl IR, runs the pass pipeline on a\n"
       "  thread pool and writes findings.json (and the other reports) into\n"
       "  the output directory.\n\n"
-      "  Exit codes: 0 ok, 1 input/usage error, 2 a pass failed.\n");
+      "  Exit codes: 0 ok, 1 input/usage error, 2 a pass failed,\n"
+      "  3 a finding matched --fail-on.\n");
+
+  if (O.ValidateReport.getNumOccurrences()) {
+    if (!sys::fs::is_directory(O.ValidateReport))
+      return fail(O.ValidateReport + ": not a report directory");
+    ValidationResult VR = validateReport(O.ValidateReport);
+    VR.print(outs(), O.ValidateReport);
+    return VR.ok() ? 0 : 1;
+  }
+  std::optional<FailOnExpr> FailOn;
+  if (O.FailOn.getNumOccurrences()) {
+    auto E = FailOnExpr::parse(O.FailOn);
+    if (!E)
+      return fail(toString(E.takeError()));
+    FailOn = std::move(*E);
+  }
 
   // Missing inputs are reported before anything else is loaded.
   for (const std::string &TracePath : O.Traces) {
@@ -307,9 +341,15 @@ int run(int argc, char **argv) {
 
     if (Progress)
       errs() << "tl-opt: importing " << TracePath << "...\r";
+    ImportOptions IOpts;
+    if (Progress)
+      IOpts.Progress = [&](uint64_t Bytes) {
+        errs() << "tl-opt: importing " << TracePath << ": "
+               << Bytes / (1024 * 1024) << " MiB read\x1b[K\r";
+      };
     Expected<Trace> T = [&] {
       TimeTraceScope Scope("import", TracePath);
-      return importTrace(TracePath);
+      return importTrace(TracePath, IOpts);
     }();
     if (!T)
       return fail(toString(T.takeError()));
@@ -406,6 +446,21 @@ int run(int argc, char **argv) {
              << "report in " << Dir << "\n";
     if (!Failed.empty())
       Exit = 2;
+    if (FailOn) {
+      ReportModel M = ReportModel::build(Ctx);
+      for (Tier Tr : {Tier::Compute, Tier::Fusion, Tier::System})
+        for (const PItem &P : M.items(Tr)) {
+          std::string Clause = FailOn->matchingClause(P);
+          if (Clause.empty())
+            continue;
+          errs() << "tl-opt: fail-on: " << P.F->Id << " (P" << P.Rank << " "
+                 << tierName(Tr) << ", impact "
+                 << (P.Mid ? pyRepr(*P.Mid) : std::string("n/a"))
+                 << ") matches '" << Clause << "'\n";
+          if (Exit == 0)
+            Exit = 3;
+        }
+    }
   }
 
   if (!O.TimeTrace.empty()) {

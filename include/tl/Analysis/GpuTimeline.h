@@ -10,6 +10,7 @@
 #define TL_ANALYSIS_GPUTIMELINE_H
 
 #include "tl/IR/Trace.h"
+#include "tl/Support/Intervals.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <utility>
@@ -22,11 +23,6 @@ class AnalysisManager;
 /// Which bucket a GPU event counts in (spec §3.2). Memset is computation.
 enum class GpuBucket : uint8_t { Computation, Communication, Memcpy };
 GpuBucket gpuBucket(const Trace &T, EventId E);
-
-/// A half-open-looking [Start, End] interval in µs (touching ones merge).
-struct Interval {
-  double Start = 0, End = 0;
-};
 
 class GpuTimeline {
 public:
@@ -54,7 +50,7 @@ public:
   llvm::ArrayRef<Interval> mergedAll() const { return All; }
   /// First start and last end of the covered events.
   double start() const { return Start; }
-  double end() const { return Start + Total; }
+  double end() const { return All.empty() ? 0 : All.back().End; }
 
 private:
   std::vector<EventId> Events;

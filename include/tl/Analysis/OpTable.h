@@ -1,0 +1,111 @@
+//===- OpTable.h - Kernel launchers and the ops_* tables -------*- C++ -*-===//
+//
+// Spec tracelens-perf-report.md §2.8 and §6.2-§6.4: every non-communication
+// linked GPU event is attributed to its launcher (the nearest cpu_op above
+// its runtime call, `execute` and python frames transparent; the runtime
+// call itself when there is none). Per launcher: direct and subtree kernel
+// time (interval unions), kernel_details and op category. The summaries
+// group launchers by category, by name and by argument signature.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TL_ANALYSIS_OPTABLE_H
+#define TL_ANALYSIS_OPTABLE_H
+
+#include "tl/Analysis/KernelDetails.h"
+#include "tl/IR/Trace.h"
+#include "tl/Support/PyValue.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/DenseMap.h"
+
+#include <string>
+#include <vector>
+
+namespace tl {
+
+class AnalysisManager;
+
+struct LauncherRow {
+  EventId Launcher = NoEvent;
+  /// Attributed kernels in file order.
+  std::vector<EventId> Kernels;
+  /// kernel_details: the kernels stable-sorted by ts.
+  std::vector<KernelDetail> Details;
+  double DirectTimeUs = 0;  // union of the attributed kernels
+  double SubtreeTimeUs = 0; // union of the launcher's subtree GPU events
+  std::string Category;
+};
+
+struct CategorySummaryRow {
+  std::string Category;
+  uint64_t Count = 0;
+  double DirectMs = 0, Percentage = 0, CumulativePercentage = 0;
+};
+
+struct NameSummaryRow {
+  std::string Name;
+  double DirectSumUs = 0, SubtreeSumUs = 0;
+  uint64_t Count = 0;
+  std::vector<std::string> Categories; // sorted, distinct
+  double Percentage = 0, CumulativePercentage = 0;
+};
+
+/// pandas aggregate set of one column of ops_unique_args.
+struct AggStats {
+  double Mean = 0, Median = 0, Std = 0, Min = 0, Max = 0, Sum = 0;
+};
+
+struct UniqueArgsRow {
+  std::string Name, Category, ProcessName, ProcessLabel, ThreadName;
+  /// Input Dims / Input type / Input Strides / Concrete Inputs as Python
+  /// values (lists become tuples; None when missing).
+  PyValue InputDims, InputType, InputStrides, ConcreteInputs;
+  uint64_t OperationCount = 0;
+  AggStats Direct, Subtree;
+  uint64_t ExUid = 0;
+  std::vector<KernelStat> KernelSummary;
+  double Percentage = 0, CumulativePercentage = 0;
+  /// Launcher rows of this group (indices into OpTable::launchers()).
+  std::vector<uint32_t> Members;
+};
+
+class OpTable {
+public:
+  static constexpr llvm::StringLiteral Name = "op-table";
+  OpTable(const Trace &T, AnalysisManager &AM);
+
+  /// Launchers ordered by ts (stable; ties by first kernel met).
+  llvm::ArrayRef<LauncherRow> launchers() const { return Rows; }
+  /// The launcher row of an event, or nullptr when it launched nothing.
+  const LauncherRow *launcherRow(EventId E) const;
+  /// Launcher of a GPU event (NoEvent: communication or unlinked).
+  EventId launcherOf(EventId Kernel) const;
+  /// The reference's categorize(E): registry, prefixes, then the first
+  /// kernel of E's kernel_details (set only on launchers).
+  std::string categoryOf(EventId E) const;
+
+  llvm::ArrayRef<CategorySummaryRow> byCategory() const { return ByCategory; }
+  llvm::ArrayRef<NameSummaryRow> byName() const { return ByName; }
+  llvm::ArrayRef<UniqueArgsRow> uniqueArgs() const { return UniqueArgs; }
+
+private:
+  const Trace &T;
+  std::vector<LauncherRow> Rows;
+  llvm::DenseMap<EventId, uint32_t> RowOf;
+  llvm::DenseMap<EventId, EventId> LauncherOfKernel;
+  std::vector<CategorySummaryRow> ByCategory;
+  std::vector<NameSummaryRow> ByName;
+  std::vector<UniqueArgsRow> UniqueArgs;
+};
+
+/// An event's args value as the reference's row holds it: JSON lists become
+/// tuples recursively, a missing key None.
+PyValue argAsTuple(const Trace &T, EventId E, llvm::StringRef Key);
+/// Process name / label / thread name of an event's track ("Unknown").
+std::string processNameOf(const Trace &T, EventId E);
+std::string processLabelOf(const Trace &T, EventId E);
+std::string threadNameOf(const Trace &T, EventId E);
+
+} // namespace tl
+
+#endif // TL_ANALYSIS_OPTABLE_H

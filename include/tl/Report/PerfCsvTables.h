@@ -1,0 +1,48 @@
+//===- PerfCsvTables.h - perf_report_csvs/ tables --------------*- C++ -*-===//
+//
+// Builders of the reference's perf-report tables as CsvTables (file and
+// column names exactly as TraceLens writes them) and the emitter that writes
+// them into <out>/perf_report_csvs/.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TL_REPORT_PERFCSVTABLES_H
+#define TL_REPORT_PERFCSVTABLES_H
+
+#include "tl/Report/CsvTable.h"
+
+#include "llvm/Support/Error.h"
+
+#include <memory>
+
+namespace tl {
+
+class AnalysisManager;
+class CollectiveSummary;
+class Emitter;
+class GpuTimeline;
+class KernelSummary;
+class OpTable;
+class ShortKernels;
+class Trace;
+
+/// Subdirectory of the output directory holding the CSVs.
+inline constexpr const char *PerfCsvDirName = "perf_report_csvs";
+
+CsvTable gpuTimelineTable(const GpuTimeline &TL);
+CsvTable opsSummaryByCategoryTable(const OpTable &Ops);
+CsvTable opsSummaryTable(const OpTable &Ops);
+CsvTable opsUniqueArgsTable(const OpTable &Ops);
+CsvTable kernelSummaryTable(const KernelSummary &KS);
+CsvTable shortKernelHistogramTable(const ShortKernels &SK);
+CsvTable shortKernelsSummaryTable(const ShortKernels &SK);
+CsvTable collAnalysisTable(const CollectiveSummary &CS);
+
+/// Write this layer's tables into Dir (created when missing).
+llvm::Error writePerfCsvTables(const Trace &T, AnalysisManager &AM,
+                               llvm::StringRef Dir);
+
+std::unique_ptr<Emitter> createPerfReportCsvEmitter();
+
+} // namespace tl
+
+#endif // TL_REPORT_PERFCSVTABLES_H

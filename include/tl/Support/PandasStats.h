@@ -1,0 +1,24 @@
+//===- PandasStats.h - pandas groupby reductions ---------------*- C++ -*-===//
+//
+// pandas' groupby sum and mean (group_add / group_mean) use Kahan
+// compensated summation; these reproduce them so table cells match the
+// reference to the last bit. (Series.sum is numpy's pairwise sum: Stats.h.)
+//
+//===----------------------------------------------------------------------===//
+#ifndef TL_SUPPORT_PANDASSTATS_H
+#define TL_SUPPORT_PANDASSTATS_H
+
+#include "llvm/ADT/ArrayRef.h"
+
+namespace tl {
+
+/// groupby(...).sum(): Kahan sum, NaN skipped, 0 for no values.
+double pandasGroupSum(llvm::ArrayRef<double> A);
+/// groupby(...).mean(): Kahan sum / count of non-NaN (NaN when none).
+double pandasGroupMean(llvm::ArrayRef<double> A);
+/// groupby(...).median(): NaN skipped; middle or mean of the two middles.
+double pandasGroupMedian(llvm::ArrayRef<double> A);
+
+} // namespace tl
+
+#endif // TL_SUPPORT_PANDASSTATS_H

@@ -1,0 +1,327 @@
+//===- tl-conform.cpp - Compare perf-report CSVs with reference CSVs -----===//
+//
+//   tl-conform <our_csv_dir> <reference_csv_dir> [--tables=a,b]
+//              [--deviations=docs/conformance-deviations.yaml] [--label=X]
+//
+// For every CSV of the reference directory (restricted by --tables): rows
+// are matched by the table's key columns (not by position), the row sets
+// must be equal, every reference column must exist in ours, numbers must
+// agree within 1e-6 relative (1e-9 absolute near zero) and other cells as
+// normalized Python literals. Mismatches listed in the deviation file are
+// reported but do not fail. Exit status 1 on any other mismatch, 2 on usage
+// or I/O errors.
+//
+//===----------------------------------------------------------------------===//
+#include "Compare.h"
+
+#include "tl/Support/Csv.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+using namespace llvm;
+using namespace tl;
+using namespace tl::conform;
+
+namespace {
+
+struct Deviation {
+  std::string Trace;  // substring of the reference directory ("" = any)
+  std::string Table;  // "*" = any
+  std::string Column; // "*" = any (also row-set and missing-table issues)
+  std::string Reason;
+};
+
+Expected<std::vector<Deviation>> loadDeviations(StringRef Path) {
+  std::vector<Deviation> Out;
+  try {
+    YAML::Node Root = YAML::LoadFile(Path.str());
+    YAML::Node List = Root["deviations"];
+    if (!List)
+      return Out;
+    if (!List.IsSequence())
+      return createStringError(inconvertibleErrorCode(),
+                               "%s: 'deviations' must be a list",
+                               Path.str().c_str());
+    for (const YAML::Node &N : List) {
+      Deviation D;
+      if (!N["table"] || !N["reason"])
+        return createStringError(
+            inconvertibleErrorCode(),
+            "%s: every deviation needs 'table' and 'reason'",
+            Path.str().c_str());
+      D.Table = N["table"].as<std::string>();
+      D.Reason = N["reason"].as<std::string>();
+      D.Trace = N["trace"] ? N["trace"].as<std::string>() : "";
+      D.Column = N["column"] ? N["column"].as<std::string>() : "*";
+      Out.push_back(std::move(D));
+    }
+  } catch (const YAML::Exception &E) {
+    return createStringError(inconvertibleErrorCode(), "%s: %s",
+                             Path.str().c_str(), E.what());
+  }
+  return Out;
+}
+
+struct Table {
+  std::vector<std::string> Header;
+  std::vector<CsvRow> Rows;
+};
+
+Expected<Table> readTable(StringRef Path) {
+  auto Buf = MemoryBuffer::getFile(Path);
+  if (!Buf)
+    return createStringError(Buf.getError(), "%s: %s", Path.str().c_str(),
+                             Buf.getError().message().c_str());
+  auto Rows = parseCsv((*Buf)->getBuffer());
+  if (!Rows)
+    return createStringError(inconvertibleErrorCode(), "%s: %s",
+                             Path.str().c_str(),
+                             toString(Rows.takeError()).c_str());
+  Table T;
+  // A frame without columns is written as a single newline.
+  if (Rows->empty() || (Rows->front().size() == 1 && Rows->front()[0].empty()))
+    return T;
+  T.Header = std::move(Rows->front());
+  T.Rows.assign(std::make_move_iterator(Rows->begin() + 1),
+                std::make_move_iterator(Rows->end()));
+  for (CsvRow &R : T.Rows)
+    R.resize(T.Header.size());
+  return T;
+}
+
+class Checker {
+public:
+  Checker(std::vector<Deviation> Devs, std::string RefDir, std::string Label)
+      : Devs(std::move(Devs)), RefDir(std::move(RefDir)),
+        Label(std::move(Label)) {}
+
+  /// Record a mismatch; true when it is a listed deviation.
+  bool mismatch(StringRef TableName, StringRef Column, const Twine &What) {
+    for (const Deviation &D : Devs) {
+      if (!D.Trace.empty() && !StringRef(RefDir).contains(D.Trace))
+        continue;
+      if (D.Table != "*" && D.Table != TableName)
+        continue;
+      if (D.Column != "*" && D.Column != Column)
+        continue;
+      if (Shown < 200)
+        outs() << "    deviation: " << What << " [" << D.Reason << "]\n";
+      ++Shown;
+      ++NumDeviations;
+      return true;
+    }
+    if (Shown < 200)
+      outs() << "    MISMATCH: " << What << "\n";
+    ++Shown;
+    ++NumFailures;
+    return false;
+  }
+
+  void compare(StringRef Name, const Table &Ours, const Table &Ref) {
+    unsigned Before = NumFailures, DevBefore = NumDeviations;
+    size_t Cells = 0, Matched = 0;
+    double MaxRel = 0;
+    Shown = 0;
+    std::string Head;
+    raw_string_ostream HS(Head);
+    if (Ref.Header.empty() || Ours.Header.empty()) {
+      if (Ref.Header.empty() != Ours.Header.empty() ||
+          Ref.Rows.size() != Ours.Rows.size())
+        mismatch(Name, "*",
+                 Twine("one table is empty: ours ") +
+                     Twine(Ours.Rows.size()) + " rows, reference " +
+                     Twine(Ref.Rows.size()));
+      report(Name, Ref.Rows.size(), Ours.Rows.size(), 0, 0, 0, Before,
+             DevBefore);
+      return;
+    }
+    // Columns: every reference column must exist in ours.
+    StringMap<unsigned> OurCol;
+    for (unsigned I = 0; I < Ours.Header.size(); ++I)
+      OurCol[Ours.Header[I]] = I;
+    std::vector<int> Map(Ref.Header.size(), -1);
+    for (unsigned I = 0; I < Ref.Header.size(); ++I) {
+      auto It = OurCol.find(Ref.Header[I]);
+      if (It == OurCol.end())
+        mismatch(Name, Ref.Header[I],
+                 "column '" + Ref.Header[I] + "' missing from our output");
+      else
+        Map[I] = It->second;
+    }
+    // Rows by key (key text + occurrence index for duplicates).
+    std::vector<std::string> Keys = keyColumns(Name, Ref.Header);
+    auto RowKeys = [&](const Table &T) {
+      std::vector<std::string> Out;
+      std::map<std::string, unsigned> Seen;
+      std::vector<int> Idx;
+      for (const std::string &K : Keys) {
+        auto It = std::find(T.Header.begin(), T.Header.end(), K);
+        Idx.push_back(It == T.Header.end() ? -1 : int(It - T.Header.begin()));
+      }
+      for (size_t R = 0; R < T.Rows.size(); ++R) {
+        std::string Key;
+        for (int I : Idx) {
+          Key += I < 0 ? std::string("<missing>") : canonicalKey(T.Rows[R][I]);
+          Key += " | ";
+        }
+        if (Keys.empty())
+          Key = "#" + std::to_string(R);
+        unsigned N = Seen[Key]++;
+        if (N)
+          Key += "#" + std::to_string(N);
+        Out.push_back(Key);
+      }
+      return Out;
+    };
+    std::vector<std::string> RefKeys = RowKeys(Ref), OurKeys = RowKeys(Ours);
+    std::map<std::string, size_t> OurRow;
+    for (size_t I = 0; I < OurKeys.size(); ++I)
+      OurRow[OurKeys[I]] = I;
+    std::set<std::string> RefSet(RefKeys.begin(), RefKeys.end());
+    for (size_t R = 0; R < Ref.Rows.size(); ++R) {
+      auto It = OurRow.find(RefKeys[R]);
+      if (It == OurRow.end()) {
+        mismatch(Name, "<rows>", "reference row missing from ours: " +
+                                     RefKeys[R]);
+        continue;
+      }
+      ++Matched;
+      const CsvRow &O = Ours.Rows[It->second];
+      for (unsigned C = 0; C < Ref.Header.size(); ++C) {
+        if (Map[C] < 0)
+          continue;
+        ++Cells;
+        double Rel = 0;
+        if (!cellsEqual(O[Map[C]], Ref.Rows[R][C], Tolerance(), Rel)) {
+          std::string A = O[Map[C]], B = Ref.Rows[R][C];
+          if (A.size() > 160)
+            A = A.substr(0, 160) + "...";
+          if (B.size() > 160)
+            B = B.substr(0, 160) + "...";
+          mismatch(Name, Ref.Header[C],
+                   "row " + RefKeys[R] + " column '" + Ref.Header[C] +
+                       "': ours '" + A + "' reference '" + B + "'");
+        }
+        MaxRel = std::max(MaxRel, Rel);
+      }
+    }
+    for (size_t I = 0; I < OurKeys.size(); ++I)
+      if (!RefSet.count(OurKeys[I]))
+        mismatch(Name, "<rows>", "extra row in ours: " + OurKeys[I]);
+    report(Name, Ref.Rows.size(), Ours.Rows.size(), Matched, Cells, MaxRel,
+           Before, DevBefore);
+  }
+
+  void report(StringRef Name, size_t RefRows, size_t OurRows, size_t Matched,
+              size_t Cells, double MaxRel, unsigned Before,
+              unsigned DevBefore) {
+    if (Shown > 200)
+      outs() << "    ... " << (Shown - 200) << " more\n";
+    outs() << Label << " " << Name << ": rows ref=" << RefRows
+           << " ours=" << OurRows << " matched=" << Matched
+           << " cells=" << Cells << " max_rel="
+           << format("%.3g", MaxRel) << ": ";
+    if (NumFailures != Before)
+      outs() << "FAIL (" << (NumFailures - Before) << " mismatches)\n";
+    else if (NumDeviations != DevBefore)
+      outs() << "OK with " << (NumDeviations - DevBefore)
+             << " listed deviation(s)\n";
+    else
+      outs() << "OK\n";
+  }
+
+  std::vector<Deviation> Devs;
+  std::string RefDir, Label;
+  unsigned NumFailures = 0, NumDeviations = 0, Shown = 0;
+};
+
+} // namespace
+
+int main(int argc, char **argv) {
+  InitLLVM X(argc, argv);
+  cl::opt<std::string> OurDir(cl::Positional, cl::desc("<our_csv_dir>"),
+                              cl::Required);
+  cl::opt<std::string> RefDir(cl::Positional, cl::desc("<reference_csv_dir>"),
+                              cl::Required);
+  cl::list<std::string> Tables("tables", cl::CommaSeparated,
+                               cl::desc("Compare only these tables"));
+  cl::opt<std::string> DevFile(
+      "deviations", cl::desc("YAML list of accepted deviations"),
+      cl::value_desc("file"));
+  cl::opt<std::string> LabelOpt("label", cl::desc("Name printed per line "
+                                                  "(default: reference dir)"));
+  cl::ParseCommandLineOptions(
+      argc, argv,
+      "tl-conform: compare tl perf-report CSVs with reference CSVs\n");
+
+  auto Fail = [](const Twine &Msg) {
+    errs() << "tl-conform: error: " << Msg << "\n";
+    return 2;
+  };
+  std::vector<Deviation> Devs;
+  if (!DevFile.empty()) {
+    auto D = loadDeviations(DevFile);
+    if (!D)
+      return Fail(toString(D.takeError()));
+    Devs = std::move(*D);
+  }
+  std::vector<std::string> Names;
+  std::error_code EC;
+  for (sys::fs::directory_iterator It(RefDir, EC), End; It != End && !EC;
+       It.increment(EC)) {
+    StringRef P = It->path();
+    if (sys::path::extension(P) == ".csv")
+      Names.push_back(sys::path::stem(P).str());
+  }
+  if (EC)
+    return Fail(RefDir + ": " + EC.message());
+  std::sort(Names.begin(), Names.end());
+  if (!Tables.empty()) {
+    std::set<std::string> Want(Tables.begin(), Tables.end());
+    llvm::erase_if(Names, [&](const std::string &N) { return !Want.count(N); });
+  }
+  if (Names.empty())
+    return Fail(RefDir + ": no reference table to compare");
+
+  std::string Label = LabelOpt;
+  if (Label.empty())
+    Label = sys::path::filename(StringRef(RefDir).rtrim('/')).str();
+  Checker C(std::move(Devs), RefDir, Label);
+  for (const std::string &N : Names) {
+    SmallString<256> RP(RefDir), OP(OurDir);
+    sys::path::append(RP, N + ".csv");
+    sys::path::append(OP, N + ".csv");
+    auto Ref = readTable(RP);
+    if (!Ref)
+      return Fail(toString(Ref.takeError()));
+    if (!sys::fs::exists(OP)) {
+      C.Shown = 0;
+      bool Listed =
+          C.mismatch(N, "*", "table " + N + ".csv missing from our output");
+      outs() << Label << " " << N << ": "
+             << (Listed ? "missing (listed deviation)\n" : "FAIL (missing)\n");
+      continue;
+    }
+    auto Ours = readTable(OP);
+    if (!Ours)
+      return Fail(toString(Ours.takeError()));
+    C.compare(N, *Ours, *Ref);
+  }
+  outs() << Label << ": " << Names.size() << " table(s), " << C.NumFailures
+         << " mismatch(es), " << C.NumDeviations << " listed deviation(s)\n";
+  return C.NumFailures ? 1 : 0;
+}
