@@ -1,0 +1,90 @@
+//===- TraceQualityTest.cpp - Gate, pipeline choice and JSON via the AM ---===//
+
+#include "tl/Analysis/AnalysisManager.h"
+#include "tl/Analysis/QualityReport.h"
+#include "tl/Analysis/TraceQuality.h"
+#include "tl/Analysis/WorkloadInfo.h"
+#include "tl/Import/Importer.h"
+
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <gtest/gtest.h>
+
+using namespace tl;
+
+namespace {
+
+Trace importOrDie(llvm::StringRef Json) {
+  auto T = importTraceFromBuffer(Json, "test.json");
+  if (!T) {
+    ADD_FAILURE() << llvm::toString(T.takeError());
+    return Trace();
+  }
+  return std::move(*T);
+}
+
+// Two kernels launched by runtime calls, no cpu_op: a GPU-only trace.
+constexpr llvm::StringLiteral GpuOnly = R"({"traceEvents": [
+  {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": 10.0, "dur": 5.0, "args": {"correlation": 1}},
+  {"ph": "X", "cat": "kernel", "name": "k1", "pid": 0, "tid": 7, "ts": 20.0, "dur": 800.0, "args": {"correlation": 1}},
+  {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": 30.0, "dur": 5.0, "args": {"correlation": 2}},
+  {"ph": "X", "cat": "kernel", "name": "k2", "pid": 0, "tid": 7, "ts": 900.0, "dur": 800.0, "args": {"correlation": 2}}
+]})";
+
+} // namespace
+
+TEST(TraceQuality, ThroughAnalysisManager) {
+  Trace T = importOrDie(GpuOnly);
+  AnalysisManager AM(T);
+  const TraceQuality &Q = AM.get<TraceQuality>();
+  EXPECT_EQ(Q.verdict(), QualityVerdict::GpuOnly);
+  EXPECT_TRUE(Q.has("gpu-only"));
+  EXPECT_FALSE(Q.has("short-window")); // span 20..1700 = 1680 µs
+  EXPECT_EQ(Q.counts().GpuEvents, 2u);
+  EXPECT_DOUBLE_EQ(Q.counts().GpuTime, 1600.0);
+  EXPECT_EQ(&Q, &AM.get<TraceQuality>()); // computed once
+  EXPECT_EQ(AM.get<WorkloadInfo>().title(), "Workload");
+}
+
+TEST(TraceQuality, ChoosePipeline) {
+  Trace T = importOrDie(GpuOnly);
+  TraceQuality Q(T);
+  std::vector<std::string> Req = {"cpu-idle", "gemm", "my-plugin-pass",
+                                  "multi-kernel"};
+  PipelineChoice C = choosePipeline(Req, Q);
+  EXPECT_EQ(C.Run, (std::vector<std::string>{"cpu-idle", "multi-kernel"}));
+  // Unknown passes are compute-tier: they need op attribution.
+  EXPECT_EQ(C.Skipped, (std::vector<std::string>{"gemm", "my-plugin-pass"}));
+  EXPECT_TRUE(C.Fallback);
+  EXPECT_EQ(C.Mode,
+            "fallback (gpu-only): GPU timeline, kernel tables, cpu-idle, "
+            "multi-kernel");
+  // Nothing requested: nothing skipped, no fallback.
+  PipelineChoice Empty = choosePipeline({}, Q);
+  EXPECT_FALSE(Empty.Fallback);
+  EXPECT_EQ(Empty.Mode, "full");
+}
+
+TEST(TraceQuality, JsonIsWellFormed) {
+  Trace T = importOrDie(GpuOnly);
+  TraceQuality Q(T);
+  WorkloadInfo W(T);
+  std::vector<std::string> Req = {"gemm"};
+  PipelineChoice C = choosePipeline(Req, Q);
+  std::string S;
+  llvm::raw_string_ostream OS(S);
+  {
+    llvm::json::OStream J(OS);
+    J.object([&] { writeQualityJson(Q, W, J, &C); });
+  }
+  auto V = llvm::json::parse(S);
+  ASSERT_TRUE(bool(V)) << llvm::toString(V.takeError());
+  const llvm::json::Object *O = V->getAsObject();
+  ASSERT_TRUE(O);
+  const llvm::json::Object *TQ = O->getObject("trace_quality");
+  ASSERT_TRUE(TQ);
+  EXPECT_EQ(TQ->getString("verdict"), "gpu-only");
+  EXPECT_EQ(TQ->getObject("pipeline")->getArray("skipped")->size(), 1u);
+  EXPECT_EQ(O->getObject("workload")->getString("title"), "Workload");
+}
