@@ -4,6 +4,9 @@
 //   %<uid> = <kind> "<name>" ts=<ts> dur=<dur> track=<pid>:<tid> [args...] {
 //     ...children...
 //   }
+// Attributes, in this order when present: corr= ext= stream= seq= copy=
+// fwd= bwd=[...] gpu=<subtree GPU events> unlinked root (cpu root) dropped
+// (bleed rule) bleed (hung under its grandparent by the bleed rule).
 // Top-level items are every event without a parent, in file order.
 //
 //===----------------------------------------------------------------------===//
@@ -47,7 +50,8 @@ static void quoted(llvm::raw_ostream &OS, llvm::StringRef S) {
   OS << '"';
 }
 
-static void printEventLine(const Trace &T, EventId E, llvm::raw_ostream &OS) {
+static void printEventLine(const Trace &T, EventId E, bool IsCpuRoot,
+                           llvm::raw_ostream &OS) {
   OS << '%' << T.uid(E) << " = " << kindName(T.kind(E)) << ' ';
   quoted(OS, T.name(E));
   OS << " ts=" << formatDouble(T.ts(E)) << " dur=" << formatDouble(T.dur(E));
@@ -80,6 +84,8 @@ static void printEventLine(const Trace &T, EventId E, llvm::raw_ostream &OS) {
   } else if (!T.isLinked(E)) {
     OS << " unlinked";
   }
+  if (IsCpuRoot)
+    OS << " root";
   if (T.isDroppedFromTree(E))
     OS << " dropped";
   if (T.isBleedPlaced(E))
@@ -98,13 +104,16 @@ void tl::printTrace(const Trace &T, llvm::raw_ostream &OS) {
     size_t Next;
   };
   std::vector<Frame> Stack;
+  std::vector<bool> CpuRoot(T.size(), false);
+  for (EventId R : T.cpuRoots())
+    CpuRoot[R] = true;
   // Indentation is capped so that output stays linear in very deep trees.
   auto Indent = [&](size_t Depth) {
     OS.indent(unsigned(2 * std::min<size_t>(Depth, 100)));
   };
   auto Open = [&](EventId E) {
     Indent(Stack.size() + 1);
-    printEventLine(T, E, OS);
+    printEventLine(T, E, CpuRoot[E], OS);
     if (T.children(E).empty()) {
       OS << '\n';
       return;

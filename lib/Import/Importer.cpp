@@ -399,8 +399,9 @@ private:
     return true;
   }
 
+  /// "event <uid>: " for the event being finished (already counted).
   std::string where() const {
-    return "event " + std::to_string(S.Stats.TotalEntries) + ": ";
+    return "event " + std::to_string(S.Stats.TotalEntries - 1) + ": ";
   }
 
   void dropArgs() { S.Args.Nodes.truncate(ArgMark); }
