@@ -27,40 +27,47 @@ STAGES = [
 
 
 def run_once(cmd):
-    """Returns (wall seconds, peak RSS in KiB or None, returncode, stdout)."""
+    """Returns (wall s, peak RSS KiB or None, returncode, output, CPU s or None)."""
     with tempfile.NamedTemporaryFile("r", suffix=".rss") as rss:
         if os.access(GNU_TIME, os.X_OK):
-            full = [GNU_TIME, "-f", "%M", "-o", rss.name] + cmd
+            full = [GNU_TIME, "-f", "%M %U %S", "-o", rss.name] + cmd
         else:  # fresh wrapper process so ru_maxrss is this run's child only
             full = [sys.executable, "-c",
                     "import resource,subprocess,sys\n"
                     "r=subprocess.run(sys.argv[2:]).returncode\n"
-                    "open(sys.argv[1],'w').write(str(resource.getrusage("
-                    "resource.RUSAGE_CHILDREN).ru_maxrss))\n"
+                    "u=resource.getrusage(resource.RUSAGE_CHILDREN)\n"
+                    "open(sys.argv[1],'w').write('%d %f %f' % (u.ru_maxrss,"
+                    " u.ru_utime, u.ru_stime))\n"
                     "sys.exit(r)", rss.name] + cmd
         t0 = time.perf_counter()
         p = subprocess.run(full, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                            env=ENV, text=True)
         wall = time.perf_counter() - t0
         txt = open(rss.name).read().strip().splitlines()
-        kib = int(txt[-1]) if txt and txt[-1].isdigit() else None
-    return wall, kib, p.returncode, p.stdout + p.stderr
+        fields = txt[-1].split() if txt else []
+        kib = int(fields[0]) if len(fields) == 3 and fields[0].isdigit() else None
+        cpu = float(fields[1]) + float(fields[2]) if kib is not None else None
+    return wall, kib, p.returncode, p.stdout + p.stderr, cpu
 
 
 def measure(cmd_template, runs, work):
-    walls, rss = [], []
+    """Returns (median wall s, max RSS MB, error lines or None, median CPU s)."""
+    walls, rss, cpus = [], [], []
     for i in range(runs):
         out = os.path.join(work, f"out{i}")
         shutil.rmtree(out, ignore_errors=True)
         cmd = [c.replace("{out}", out) for c in cmd_template]
-        wall, kib, rc, text = run_once(cmd)
+        wall, kib, rc, text, cpu = run_once(cmd)
         shutil.rmtree(out, ignore_errors=True)
         if rc != 0:
-            return None, None, text.strip().splitlines()[-1:] or ["failed"]
+            return None, None, text.strip().splitlines()[-1:] or ["failed"], None
         walls.append(wall)
         if kib:
             rss.append(kib)
-    return statistics.median(walls), (max(rss) / 1024 if rss else None), None
+        if cpu is not None:
+            cpus.append(cpu)
+    return (statistics.median(walls), (max(rss) / 1024 if rss else None), None,
+            statistics.median(cpus) if cpus else None)
 
 
 def supported(tlopt, args, work):
@@ -68,7 +75,7 @@ def supported(tlopt, args, work):
         return False
     out = os.path.join(work, "probe")
     cmd = [tlopt] + [a.replace("{out}", out) for a in args] + [SAMPLE]
-    _, _, rc, _ = run_once(cmd)
+    _, _, rc, _, _ = run_once(cmd)
     shutil.rmtree(out, ignore_errors=True)
     return rc == 0
 
@@ -99,25 +106,28 @@ def main():
 
     print(f"## tl benchmark ({time.strftime('%Y-%m-%d')}, {os.cpu_count()} cores, "
           f"median of {a.runs} runs)\n")
-    print("| input | JSON MB | events | stage | median s | MB/s | Mevents/s | "
+    print(f"Load average at start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}. "
+          "`CPU s` = user+sys of the process (less sensitive to other load).\n")
+    print("| input | JSON MB | events | stage | median s | CPU s | MB/s | Mevents/s | "
           "peak RSS MB | RSS / JSON | x floor |")
-    print("|---|---:|---:|---|---:|---:|---:|---:|---:|---:|")
+    print("|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|")
     first_gen = None
     for path in a.inputs:
         name = os.path.basename(path)
         size, events = floor_info(floor, path)
         mb = size / 1e6
-        fl, fl_rss, err = measure([floor, path], a.runs, a.work)
-        rows = [("floor (gunzip+parse)", fl, fl_rss, err)]
+        fl, fl_rss, err, fl_cpu = measure([floor, path], a.runs, a.work)
+        rows = [("floor (gunzip+parse)", fl, fl_rss, err, fl_cpu)]
         for stage, args in STAGES:
             if not ok[stage]:
-                rows.append((stage, None, None, None))
+                rows.append((stage, None, None, None, None))
                 continue
-            t, r, err = measure([tlopt] + args + [path], a.runs, a.work)
-            rows.append((stage, t, r, err))
-        for stage, t, r, err in rows:
+            t, r, err, c = measure([tlopt] + args + [path], a.runs, a.work)
+            rows.append((stage, t, r, err, c))
+        for stage, t, r, err, c in rows:
             print(f"| {name} | {mb:.1f} | {events} | {stage}"
                   f"{' (error: ' + err[0] + ')' if err else ''} | {fmt(t, '.3f')} | "
+                  f"{fmt(c, '.3f')} | "
                   f"{fmt(mb / t if t else None, '.0f')} | "
                   f"{fmt(events / t / 1e6 if t else None, '.2f')} | {fmt(r, '.0f')} | "
                   f"{fmt(r / mb if r else None, '.2f')} | "
@@ -128,8 +138,8 @@ def main():
 
     print("\n### Threads (full pipeline)\n")
     if threads_ok and first_gen:
-        t1, _, _ = measure([tlopt] + STAGES[2][1] + ["--threads=1", first_gen], a.runs, a.work)
-        t2, _, _ = measure([tlopt] + STAGES[2][1] + ["--threads=2", first_gen], a.runs, a.work)
+        t1, _, _, _ = measure([tlopt] + STAGES[2][1] + ["--threads=1", first_gen], a.runs, a.work)
+        t2, _, _, _ = measure([tlopt] + STAGES[2][1] + ["--threads=2", first_gen], a.runs, a.work)
         print(f"| input | --threads=1 s | --threads=2 s | speed-up |\n|---|---:|---:|---:|\n"
               f"| {os.path.basename(first_gen)} | {fmt(t1, '.3f')} | {fmt(t2, '.3f')} | "
               f"{fmt(t1 / t2 if t1 and t2 else None, '.2f')} |")
@@ -143,11 +153,11 @@ def main():
         base = None
         for path in a.stress:
             _, events = floor_info(floor, path)
-            fl, _, _ = measure([floor, path], a.runs, a.work)
+            fl, _, _, _ = measure([floor, path], a.runs, a.work)
             t = None
             if stage:
                 args = dict(STAGES)[stage]
-                t, _, _ = measure([tlopt] + args + [path], a.runs, a.work)
+                t, _, _, _ = measure([tlopt] + args + [path], a.runs, a.work)
             if base is None:
                 base = t
             print(f"| {os.path.basename(path)} | {events} | {fmt(fl, '.3f')} | "
