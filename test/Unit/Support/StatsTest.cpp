@@ -66,3 +66,23 @@ TEST(Stats, Histogram) {
   EXPECT_EQ(H.Counts[3], 0);
   EXPECT_EQ(H.Counts[9], 1);
 }
+
+TEST(Stats, PandasKahan) {
+  // Kahan on [1e16, 1, 1]: the first 1 is lost (1e16+1 ties to 1e16) but
+  // the compensation (-1) is carried: y = 1 - (-1) = 2, sum = 1e16 + 2.
+  // Plain left-to-right summation gives 1e16.
+  EXPECT_EQ(pandasGroupSum({1e16, 1.0, 1.0}), 1.0000000000000002e16);
+  EXPECT_EQ(pandasGroupMean({1e16, 1.0, 1.0}), 1.0000000000000002e16 / 3);
+  EXPECT_EQ(pandasGroupSum({}), 0.0);
+  EXPECT_TRUE(std::isnan(pandasGroupMean({})));
+}
+
+TEST(Stats, NumpyRound) {
+  // np.round(2.675, 2): 2.675*100 == 267.5 exactly in doubles, rint -> 268
+  // -> 2.68 (Python's round gives 2.67). np.round(0.125, 2): rint(12.5) = 12
+  // -> 0.12. np.round(0.285, 2): 28.499999999999996 -> 28 -> 0.28.
+  EXPECT_EQ(numpyRound(2.675, 2), 2.68);
+  EXPECT_EQ(numpyRound(0.125, 2), 0.12);
+  EXPECT_EQ(numpyRound(0.285, 2), 0.28);
+  EXPECT_EQ(numpyRound(1250.0, -2), 1200.0);
+}
