@@ -175,35 +175,6 @@ Histogram tl::numpyHistogram(llvm::ArrayRef<double> Values, unsigned Bins) {
   return H;
 }
 
-static void kahan(llvm::ArrayRef<double> A, double &Sum, int64_t &N) {
-  double Comp = 0;
-  Sum = 0;
-  N = 0;
-  for (double V : A) {
-    if (std::isnan(V))
-      continue;
-    ++N;
-    double Y = V - Comp;
-    double T = Sum + Y;
-    Comp = T - Sum - Y;
-    Sum = T;
-  }
-}
-
-double tl::pandasGroupSum(llvm::ArrayRef<double> A) {
-  double S;
-  int64_t N;
-  kahan(A, S, N);
-  return S;
-}
-
-double tl::pandasGroupMean(llvm::ArrayRef<double> A) {
-  double S;
-  int64_t N;
-  kahan(A, S, N);
-  return N == 0 ? NaN : S / static_cast<double>(N);
-}
-
 double tl::numpyRound(double X, int Decimals) {
   if (Decimals >= 0) {
     double F = std::pow(10.0, Decimals);

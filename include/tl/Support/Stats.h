@@ -27,11 +27,7 @@ double numpyStd(llvm::ArrayRef<double> A, int Ddof = 0);
 /// pandas groupby std (Welford's online update, pandas' group_var);
 /// NaN when n <= ddof.
 double pandasGroupStd(llvm::ArrayRef<double> A, int Ddof = 1);
-/// pandas (1.5) groupby sum / mean: Kahan-compensated running sum in row
-/// order (cython group_add / group_mean); NaNs skipped; mean of nothing is
-/// NaN, sum of nothing is 0.
-double pandasGroupSum(llvm::ArrayRef<double> A);
-double pandasGroupMean(llvm::ArrayRef<double> A);
+// pandas groupby sum/mean/median (Kahan) live in PandasStats.h.
 /// np.round(x, decimals): rint(x * 10^d) / 10^d (ties to even on the
 /// scaled double, unlike Python's round()).
 double numpyRound(double X, int Decimals);

@@ -1,4 +1,5 @@
 //===- StatsTest.cpp - numpy-compatible statistics -------------------------===//
+#include "tl/Support/PandasStats.h"
 #include "tl/Support/Stats.h"
 
 #include "gtest/gtest.h"
