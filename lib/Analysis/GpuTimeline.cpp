@@ -30,11 +30,20 @@ GpuBucket tl::gpuBucket(const Trace &T, EventId E) {
 
 GpuTimeline::GpuTimeline(const Trace &T, AnalysisManager &AM) {
   bool IncludeUnlinked = AM.options().IncludeUnlinked;
+  for (EventId E : T.gpuEvents())
+    if (IncludeUnlinked || T.isLinked(E))
+      Events.push_back(E);
+  compute(T);
+}
+
+GpuTimeline::GpuTimeline(const Trace &T, std::vector<EventId> Evs)
+    : Events(std::move(Evs)) {
+  compute(T);
+}
+
+void GpuTimeline::compute(const Trace &T) {
   std::vector<Interval> CompI, CommI, CopyI, AllI;
-  for (EventId E : T.gpuEvents()) {
-    if (!IncludeUnlinked && !T.isLinked(E))
-      continue;
-    Events.push_back(E);
+  for (EventId E : Events) {
     Interval I{T.ts(E), T.end(E)};
     AllI.push_back(I);
     switch (gpuBucket(T, E)) {

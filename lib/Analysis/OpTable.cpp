@@ -3,6 +3,7 @@
 
 #include "tl/Analysis/AnalysisManager.h"
 #include "tl/Analysis/OpCategory.h"
+#include "tl/Analysis/Recompute.h"
 #include "tl/Support/Intervals.h"
 #include "tl/Support/PandasStats.h"
 #include "tl/Support/Stats.h"
@@ -184,15 +185,22 @@ OpTable::OpTable(const Trace &T, AnalysisManager &AM) : T(T) {
     Row.SubtreeTimeUs = unionTime(T, T.subtreeGpuEvents(Row.Launcher));
     Row.Category = Reg.categorize(T.name(Row.Launcher), Row.Details.front().Name);
   }
+  SplitRecompute = AM.options().DetectRecompute;
+  if (SplitRecompute) {
+    const RecomputeMarks &RM = AM.get<RecomputeMarks>();
+    for (LauncherRow &Row : Rows)
+      Row.IsRecompute = RM.isRecompute(Row.Launcher);
+  }
 
   // ops_summary_by_category (§6.2): sorted keys, then sum desc (stable).
   {
-    std::map<std::string, std::vector<double>> Groups;
+    std::map<std::pair<std::string, bool>, std::vector<double>> Groups;
     for (const LauncherRow &R : Rows)
-      Groups[R.Category].push_back(R.DirectTimeUs);
-    for (auto &[Cat, V] : Groups) {
+      Groups[{R.Category, R.IsRecompute}].push_back(R.DirectTimeUs);
+    for (auto &[Key, V] : Groups) {
       CategorySummaryRow S;
-      S.Category = Cat;
+      S.Category = Key.first;
+      S.IsRecompute = Key.second;
       S.Count = V.size();
       S.DirectMs = pandasGroupSum(V) / 1000;
       ByCategory.push_back(std::move(S));
@@ -212,16 +220,17 @@ OpTable::OpTable(const Trace &T, AnalysisManager &AM) : T(T) {
       std::vector<double> Direct, Subtree;
       std::set<std::string> Cats;
     };
-    std::map<std::string, Acc> Groups;
+    std::map<std::pair<std::string, bool>, Acc> Groups;
     for (const LauncherRow &R : Rows) {
-      Acc &A = Groups[T.name(R.Launcher).str()];
+      Acc &A = Groups[{T.name(R.Launcher).str(), R.IsRecompute}];
       A.Direct.push_back(R.DirectTimeUs);
       A.Subtree.push_back(R.SubtreeTimeUs);
       A.Cats.insert(R.Category);
     }
-    for (auto &[Name, A] : Groups) {
+    for (auto &[Key, A] : Groups) {
       NameSummaryRow S;
-      S.Name = Name;
+      S.Name = Key.first;
+      S.IsRecompute = Key.second;
       S.DirectSumUs = pandasGroupSum(A.Direct);
       S.SubtreeSumUs = pandasGroupSum(A.Subtree);
       S.Count = A.Direct.size();
@@ -252,7 +261,8 @@ OpTable::OpTable(const Trace &T, AnalysisManager &AM) : T(T) {
       Key.InputType = argAsTuple(T, L, "Input type");
       Key.InputStrides = argAsTuple(T, L, "Input Strides");
       Key.ConcreteInputs = argAsTuple(T, L, "Concrete Inputs");
-      std::string K;
+      Key.IsRecompute = Rows[I].IsRecompute;
+      std::string K = Key.IsRecompute ? "R\x1f" : "";
       for (const std::string &S :
            {Key.Name, Key.Category, Key.ProcessName, Key.ProcessLabel,
             Key.ThreadName, pyRepr(Key.InputDims), pyRepr(Key.InputType),
@@ -289,7 +299,6 @@ OpTable::OpTable(const Trace &T, AnalysisManager &AM) : T(T) {
     percentages(UniqueArgs,
                 [](const UniqueArgsRow &R) { return R.Direct.Sum; });
   }
-  (void)AM;
 }
 
 const LauncherRow *OpTable::launcherRow(EventId E) const {

@@ -68,6 +68,11 @@ struct Options {
       "include-unlinked",
       cl::desc("Keep GPU events that no CPU launch points at"),
       cl::cat(Input)};
+  cl::opt<bool> DetectRecompute{
+      "detect-recompute",
+      cl::desc("Split the perf tables into recompute / non-recompute rows "
+               "(activation checkpointing)"),
+      cl::cat(Input)};
 
   cl::opt<std::string> PassPipelineText{
       "pass-pipeline",
@@ -324,6 +329,7 @@ int run(int argc, char **argv) {
 
   AnalysisOptions AOpts;
   AOpts.IncludeUnlinked = IncludeUnlinked;
+  AOpts.DetectRecompute = O.DetectRecompute;
   if (!ArchName.empty()) {
     auto A = resolveArchSpec(ArchName, dataDir(argv[0]));
     if (!A)

@@ -21,6 +21,9 @@ struct AnalysisOptions {
   /// Short-kernel threshold (µs) and histogram bins (spec 6.9).
   double ShortKernelThresholdUs = 10.0;
   unsigned ShortKernelBins = 100;
+  /// Split the timeline and the ops_* tables into recompute and
+  /// non-recompute rows (activation checkpointing; spec §2.10, §6.11).
+  bool DetectRecompute = false;
 };
 
 } // namespace tl

@@ -28,6 +28,9 @@ class GpuTimeline {
 public:
   static constexpr llvm::StringLiteral Name = "gpu-timeline";
   GpuTimeline(const Trace &T, AnalysisManager &AM);
+  /// The timeline over an explicit set of GPU events (file order), e.g. the
+  /// recompute / non-recompute halves of --detect-recompute.
+  GpuTimeline(const Trace &T, std::vector<EventId> Events);
 
   /// All in µs.
   double computationTime() const { return Computation; }
@@ -53,6 +56,7 @@ public:
   double end() const { return All.empty() ? 0 : All.back().End; }
 
 private:
+  void compute(const Trace &T);
   std::vector<EventId> Events;
   std::vector<Interval> Comp, Comm, Copy, All;
   double Computation = 0, ExposedComm = 0, ExposedMemcpy = 0, Busy = 0,

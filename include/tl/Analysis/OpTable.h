@@ -34,16 +34,19 @@ struct LauncherRow {
   double DirectTimeUs = 0;  // union of the attributed kernels
   double SubtreeTimeUs = 0; // union of the launcher's subtree GPU events
   std::string Category;
+  bool IsRecompute = false; // only set with DetectRecompute
 };
 
 struct CategorySummaryRow {
   std::string Category;
+  bool IsRecompute = false;
   uint64_t Count = 0;
   double DirectMs = 0, Percentage = 0, CumulativePercentage = 0;
 };
 
 struct NameSummaryRow {
   std::string Name;
+  bool IsRecompute = false;
   double DirectSumUs = 0, SubtreeSumUs = 0;
   uint64_t Count = 0;
   std::vector<std::string> Categories; // sorted, distinct
@@ -60,6 +63,7 @@ struct UniqueArgsRow {
   /// Input Dims / Input type / Input Strides / Concrete Inputs as Python
   /// values (lists become tuples; None when missing).
   PyValue InputDims, InputType, InputStrides, ConcreteInputs;
+  bool IsRecompute = false;
   uint64_t OperationCount = 0;
   AggStats Direct, Subtree;
   uint64_t ExUid = 0;
@@ -87,9 +91,12 @@ public:
   llvm::ArrayRef<CategorySummaryRow> byCategory() const { return ByCategory; }
   llvm::ArrayRef<NameSummaryRow> byName() const { return ByName; }
   llvm::ArrayRef<UniqueArgsRow> uniqueArgs() const { return UniqueArgs; }
+  /// True when the summaries are split by is_recompute (an extra key).
+  bool splitsRecompute() const { return SplitRecompute; }
 
 private:
   const Trace &T;
+  bool SplitRecompute = false;
   std::vector<LauncherRow> Rows;
   llvm::DenseMap<EventId, uint32_t> RowOf;
   llvm::DenseMap<EventId, EventId> LauncherOfKernel;

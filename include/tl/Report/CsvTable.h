@@ -45,6 +45,10 @@ public:
   /// Append a row; it must have one cell per column.
   void addRow(std::vector<PyValue> Cells);
   const std::vector<PyValue> &row(size_t I) const { return Rows[I]; }
+  /// Insert a column before position Pos with one value per row.
+  void insertColumn(size_t Pos, std::string Name, std::vector<PyValue> Values);
+  /// Append the rows of a table with the same columns.
+  void append(const CsvTable &Other);
 
   /// pandas to_csv(index=False) text.
   void write(llvm::raw_ostream &OS) const;

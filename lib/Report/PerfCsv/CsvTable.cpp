@@ -17,6 +17,19 @@ void CsvTable::addRow(std::vector<PyValue> Cells) {
   Rows.push_back(std::move(Cells));
 }
 
+void CsvTable::insertColumn(size_t Pos, std::string Name,
+                            std::vector<PyValue> Values) {
+  assert(Values.size() == Rows.size() && "one value per row");
+  Columns.insert(Columns.begin() + Pos, std::move(Name));
+  for (size_t I = 0; I < Rows.size(); ++I)
+    Rows[I].insert(Rows[I].begin() + Pos, std::move(Values[I]));
+}
+
+void CsvTable::append(const CsvTable &Other) {
+  assert(Other.Columns == Columns && "appending a table of other columns");
+  Rows.insert(Rows.end(), Other.Rows.begin(), Other.Rows.end());
+}
+
 PyValue tl::pyOptFloat(std::optional<double> D) {
   return D ? PyValue::real(*D) : PyValue::none();
 }

@@ -18,6 +18,7 @@
 #include "tl/Analysis/KernelDetails.h"
 #include "tl/Analysis/KernelSummary.h"
 #include "tl/Analysis/OpTable.h"
+#include "tl/Analysis/Recompute.h"
 #include "tl/Analysis/ShortKernels.h"
 #include "tl/Report/Emitter.h"
 
@@ -45,10 +46,15 @@ CsvTable tl::gpuTimelineTable(const GpuTimeline &TL) {
 CsvTable tl::opsSummaryByCategoryTable(const OpTable &Ops) {
   CsvTable Tab({"op category", "Count", "total_direct_kernel_time_ms",
                 "Percentage (%)", "Cumulative Percentage (%)"});
-  for (const CategorySummaryRow &R : Ops.byCategory())
+  std::vector<PyValue> Recompute;
+  for (const CategorySummaryRow &R : Ops.byCategory()) {
     Tab.addRow({pyText(R.Category), pyInt(int64_t(R.Count)),
                 pyFloat(R.DirectMs), pyFloat(R.Percentage),
                 pyFloat(R.CumulativePercentage)});
+    Recompute.push_back(PyValue::boolean(R.IsRecompute));
+  }
+  if (Ops.splitsRecompute())
+    Tab.insertColumn(1, "is_recompute", std::move(Recompute));
   return Tab;
 }
 
@@ -57,7 +63,9 @@ CsvTable tl::opsSummaryTable(const OpTable &Ops) {
                 "total_subtree_kernel_time_sum", "total_direct_kernel_time_ms",
                 "total_subtree_kernel_time_ms", "Count", "Categories",
                 "Percentage (%)", "Cumulative Percentage (%)"});
+  std::vector<PyValue> Recompute;
   for (const NameSummaryRow &R : Ops.byName()) {
+    Recompute.push_back(PyValue::boolean(R.IsRecompute));
     std::vector<PyValue> Cats;
     for (const std::string &C : R.Categories)
       Cats.push_back(PyValue::str(C));
@@ -66,6 +74,8 @@ CsvTable tl::opsSummaryTable(const OpTable &Ops) {
                 pyInt(int64_t(R.Count)), PyValue::list(std::move(Cats)),
                 pyFloat(R.Percentage), pyFloat(R.CumulativePercentage)});
   }
+  if (Ops.splitsRecompute())
+    Tab.insertColumn(1, "is_recompute", std::move(Recompute));
   return Tab;
 }
 
@@ -81,7 +91,9 @@ CsvTable tl::opsUniqueArgsTable(const OpTable &Ops) {
        "total_subtree_kernel_time_max", "total_direct_kernel_time_sum",
        "total_subtree_kernel_time_sum", "ex_UID", "kernel_details_summary",
        "trunc_kernel_details", "Percentage (%)", "Cumulative Percentage (%)"});
+  std::vector<PyValue> Recompute;
   for (const UniqueArgsRow &R : Ops.uniqueArgs()) {
+    Recompute.push_back(PyValue::boolean(R.IsRecompute));
     std::string Trunc = formatTruncKernelDetails(R.KernelSummary);
     Tab.addRow({pyText(R.Name), pyText(R.Category), pyText(R.ProcessName),
                 pyText(R.ProcessLabel), pyText(R.ThreadName), R.InputDims,
@@ -97,6 +109,8 @@ CsvTable tl::opsUniqueArgsTable(const OpTable &Ops) {
                 Trunc.empty() ? PyValue::none() : pyText(Trunc),
                 pyFloat(R.Percentage), pyFloat(R.CumulativePercentage)});
   }
+  if (Ops.splitsRecompute())
+    Tab.insertColumn(9, "is_recompute", std::move(Recompute));
   return Tab;
 }
 
@@ -193,7 +207,30 @@ llvm::Error tl::writePerfCsvTables(const Trace &T, AnalysisManager &AM,
     return llvm::Error::success();
   bool GpuOnly = T.eventsOfKind(EventKind::CpuOp).empty();
   std::vector<std::pair<std::string, CsvTable>> Out;
-  Out.emplace_back("gpu_timeline", gpuTimelineTable(TL));
+  if (AM.options().DetectRecompute) {
+    // Separate timelines over the non-recompute and recompute GPU events;
+    // False rows first (an empty half is left out).
+    const RecomputeMarks &RM = AM.get<RecomputeMarks>();
+    std::vector<EventId> Halves[2];
+    for (EventId E : TL.events())
+      Halves[RM.isRecompute(E)].push_back(E);
+    CsvTable Tab;
+    for (bool R : {false, true}) {
+      if (Halves[R].empty())
+        continue;
+      CsvTable Half = gpuTimelineTable(GpuTimeline(T, std::move(Halves[R])));
+      Half.insertColumn(3, "is_recompute",
+                        std::vector<PyValue>(Half.numRows(),
+                                             PyValue::boolean(R)));
+      if (Tab.columns().empty())
+        Tab = std::move(Half);
+      else
+        Tab.append(Half);
+    }
+    Out.emplace_back("gpu_timeline", std::move(Tab));
+  } else {
+    Out.emplace_back("gpu_timeline", gpuTimelineTable(TL));
+  }
   if (!GpuOnly) {
     const OpTable &Ops = AM.get<OpTable>();
     Out.emplace_back("ops_summary_by_category", opsSummaryByCategoryTable(Ops));
