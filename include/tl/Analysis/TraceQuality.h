@@ -33,8 +33,10 @@ struct QualityThresholds {
   /// truncated-final-step: last step (time or GPU events) below this ×
   /// median of the others.
   static constexpr double TruncatedStepRatio = 0.5;
-  /// truncated-final-step: last step ends within this of the profiler end.
-  static constexpr double TraceEndToleranceUs = 1.0;
+  /// truncated-final-step: last step ends within this of the profiler end
+  /// (stopping the profiler mid-step closes the step at the stop time).
+  /// Also the margin for GPU events outside the profiler span.
+  static constexpr double TraceEndToleranceUs = 0.5;
   /// unlinked-kernels: unlinked GPU time (not explained by outside-window)
   /// at or above this % of all GPU time.
   static constexpr double UnlinkedMinPct = 5.0;
