@@ -195,9 +195,6 @@ void linkGpu(Trace::Storage &S, ImportState &State,
 
   bool HasFlows = !State.Flows.empty();
   if (HasFlows) {
-    struct FlowEnd {
-      TrackId Track;
-    };
     llvm::DenseMap<int64_t, bool> Starts;
     llvm::DenseMap<int64_t, TrackId> Ends; // last one wins
     for (const FlowRecord &F : State.Flows) {
@@ -261,10 +258,9 @@ void linkGpu(Trace::Storage &S, ImportState &State,
         Attach(It->second, G);
     }
     if (Ambiguous)
-      State.warn(S, std::to_string(Ambiguous) +
-                        " GPU events left unlinked: their " +
-                        S.Strings.get(Key).str() +
-                        " matches several runtime events");
+      State.warn(
+          S, std::to_string(Ambiguous) + " GPU events left unlinked: their " +
+                 S.Strings.get(Key).str() + " matches several runtime events");
   }
   S.Stats.UnlinkedGpuEvents = S.Gpu.size() - S.Stats.LinkedGpuEvents;
 }
@@ -318,7 +314,6 @@ void buildGpuRanges(Trace::Storage &S) {
   std::vector<uint32_t> OrderPre(S.GpuOrder.size());
   for (size_t I = 0; I < S.GpuOrder.size(); ++I)
     OrderPre[I] = Pre[S.GpuOrder[I]];
-  size_t NumLinked = S.GpuOrder.size();
   S.GpuBegin.assign(N, 0);
   S.GpuEnd.assign(N, 0);
   for (EventId E = 0; E < N; ++E) {
@@ -333,7 +328,6 @@ void buildGpuRanges(Trace::Storage &S) {
       S.GpuOrder.push_back(G);
       S.GpuEnd[G] = uint32_t(S.GpuOrder.size());
     }
-  (void)NumLinked;
 }
 
 /// Spec 2.7: forward -> backward links by sequence number.

@@ -64,7 +64,18 @@ struct Scalar {
   Scalar(Kind K, int64_t I = 0, double D = 0) : K(K), I(I), D(D) {}
 };
 
-enum class Field : uint8_t { Ph, Name, Cat, Ts, Dur, Pid, Tid, Id, Args, Other };
+enum class Field : uint8_t {
+  Ph,
+  Name,
+  Cat,
+  Ts,
+  Dur,
+  Pid,
+  Tid,
+  Id,
+  Args,
+  Other
+};
 
 class KinetoHandler {
 public:
@@ -104,15 +115,15 @@ public:
 
 private:
   enum class Mode : uint8_t {
-    Root,      // expecting the top-level object
-    TopKey,    // inside the top-level object, expecting a key
-    TopValue,  // building a non-traceEvents top-level value
-    EventsOpen,// after "traceEvents", expecting '['
-    InEvents,  // inside traceEvents, expecting an event object
-    EvKey,     // inside an event, expecting a key
-    EvField,   // expecting the value of a known event field
-    ArgsValue, // building an event's args
-    Skip,      // skipping an unknown event field
+    Root,       // expecting the top-level object
+    TopKey,     // inside the top-level object, expecting a key
+    TopValue,   // building a non-traceEvents top-level value
+    EventsOpen, // after "traceEvents", expecting '['
+    InEvents,   // inside traceEvents, expecting an event object
+    EvKey,      // inside an event, expecting a key
+    EvField,    // expecting the value of a known event field
+    ArgsValue,  // building an event's args
+    Skip,       // skipping an unknown event field
     Done,
   };
 
@@ -124,27 +135,47 @@ private:
 
   static llvm::StringRef fieldName(Field F) {
     switch (F) {
-    case Field::Ph: return "ph";
-    case Field::Name: return "name";
-    case Field::Cat: return "cat";
-    case Field::Ts: return "ts";
-    case Field::Dur: return "dur";
-    case Field::Pid: return "pid";
-    case Field::Tid: return "tid";
-    case Field::Id: return "id";
-    case Field::Args: return "args";
-    case Field::Other: return "?";
+    case Field::Ph:
+      return "ph";
+    case Field::Name:
+      return "name";
+    case Field::Cat:
+      return "cat";
+    case Field::Ts:
+      return "ts";
+    case Field::Dur:
+      return "dur";
+    case Field::Pid:
+      return "pid";
+    case Field::Tid:
+      return "tid";
+    case Field::Id:
+      return "id";
+    case Field::Args:
+      return "args";
+    case Field::Other:
+      return "?";
     }
     return "?";
   }
 
   static void addTo(ArgBuilder &B, StringPool &P, const Scalar &V) {
     switch (V.K) {
-    case Scalar::Null: B.null(); break;
-    case Scalar::Bool: B.boolean(V.I != 0); break;
-    case Scalar::Int: B.integer(V.I); break;
-    case Scalar::Double: B.real(V.D); break;
-    case Scalar::String: B.string(P.intern(V.S)); break;
+    case Scalar::Null:
+      B.null();
+      break;
+    case Scalar::Bool:
+      B.boolean(V.I != 0);
+      break;
+    case Scalar::Int:
+      B.integer(V.I);
+      break;
+    case Scalar::Double:
+      B.real(V.D);
+      break;
+    case Scalar::String:
+      B.string(P.intern(V.S));
+      break;
     }
   }
 
@@ -597,8 +628,7 @@ static llvm::Error makeError(llvm::StringRef Name, uint64_t Offset,
                                      ": " + What);
 }
 
-static llvm::Expected<Trace> importStream(InputStream &In,
-                                          llvm::StringRef Name,
+static llvm::Expected<Trace> importStream(InputStream &In, llvm::StringRef Name,
                                           const ImportOptions &Opts) {
   Trace T;
   Trace::Storage &S = T.storage();

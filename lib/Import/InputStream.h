@@ -59,8 +59,6 @@ public:
   bool hasError() const { return !Err.empty(); }
   const std::string &error() const { return Err; }
   uint64_t errorOffset() const { return ErrOffset; }
-  /// True when a NUL byte was met before the real end of the input.
-  bool sawEmbeddedNul() const { return Pos < Len; }
 
 private:
   bool refill();

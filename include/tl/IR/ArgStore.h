@@ -23,9 +23,9 @@ struct ArgNode {
   ArgValue::Type Ty = ArgValue::Type::Null;
   uint32_t Key = 0; // member key (StrId) when the node is an object member
   union {
-    int64_t I;  // Int, Bool
-    double D;   // Double
-    StrId Str;  // String
+    int64_t I; // Int, Bool
+    double D;  // Double
+    StrId Str; // String
     struct {
       uint32_t First, Count;
     } C; // Array, Object
@@ -72,15 +72,15 @@ public:
   /// The nodes so far are kept: later truncate() calls never go below here.
   void commit() { Recent.clear(); }
   size_t memoryBytes() const {
-    return Segs.size() * SegSize * sizeof(ArgNode) +
-           Shared.getMemorySize();
+    return Segs.size() * SegSize * sizeof(ArgNode) + Shared.getMemorySize();
   }
 
   /// Index of a stored range equal to [R, R + Count), appending it when new.
   uint32_t internRange(const ArgNode *R, uint32_t Count) {
     uint64_t H = Count;
     for (uint32_t I = 0; I < Count; ++I) {
-      H = (H ^ uint64_t(R[I].Ty) ^ uint64_t(R[I].Key) << 8) * 0x9E3779B97F4A7C15ull;
+      H = (H ^ uint64_t(R[I].Ty) ^ uint64_t(R[I].Key) << 8) *
+          0x9E3779B97F4A7C15ull;
       H = (H ^ uint64_t(R[I].I)) * 0xC2B2AE3D27D4EB4Full;
       H ^= H >> 29;
     }

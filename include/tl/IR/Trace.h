@@ -1,4 +1,5 @@
-//===- Trace.h - The typed, columnar event IR --------------------*- C++ -*-===//
+//===- Trace.h - The typed, columnar event IR --------------------*- C++
+//-*-===//
 //
 // A trace lowered from a PyTorch profiler (Kineto) Chrome-trace JSON. Events
 // live in columns indexed by EventId; strings are interned; args are kept in a
@@ -62,7 +63,7 @@ struct ImportStats {
   uint64_t OtherPhases = 0;
   uint64_t LinkedGpuEvents = 0;
   uint64_t UnlinkedGpuEvents = 0;
-  uint64_t BleedDrops = 0;           // host events dropped by the bleed rule
+  uint64_t BleedDrops = 0; // host events dropped by the bleed rule
   uint64_t DuplicateCorrelations = 0;
   uint64_t GraphLaunches = 0;
   uint64_t InputBytes = 0; // uncompressed JSON bytes
@@ -123,7 +124,8 @@ public:
   /// The file the trace came from.
   llvm::StringRef sourcePath() const;
 
-  //===--- Structure (built once at import) ---------------------------------===//
+  //===--- Structure (built once at import)
+  //---------------------------------===//
   /// Host parent (for host events) or launching runtime event (for GPU
   /// events); NoEvent when none.
   EventId parent(EventId E) const;

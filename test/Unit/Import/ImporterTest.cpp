@@ -1,10 +1,10 @@
 //===- ImporterTest.cpp - Parsing edge cases of the Kineto importer -------===//
+#include "tl/Import/Importer.h"
 #include "tl/IR/Printer.h"
 #include "tl/IR/Verifier.h"
-#include "tl/Import/Importer.h"
 
-#include "gtest/gtest.h"
 #include "llvm/Support/raw_ostream.h"
+#include "gtest/gtest.h"
 
 #include <cstring>
 #include <zlib.h>
@@ -125,7 +125,7 @@ TEST(Importer, BomCrlfEscapesStringPids) {
   const Track &B = T.trackInfo(T.track(1));
   EXPECT_TRUE(A.Pid.IsString);
   EXPECT_EQ(T.trackPartText(A.Pid), "Spans");
-  EXPECT_TRUE(A.Tid.IsString); // "0" the string ...
+  EXPECT_TRUE(A.Tid.IsString);  // "0" the string ...
   EXPECT_FALSE(B.Tid.IsString); // ... differs from 0 the int
   EXPECT_NE(T.track(0), T.track(1));
   EXPECT_EQ(T.topLevel().get("schemaVersion").getInt(), 1);
@@ -148,18 +148,18 @@ TEST(Importer, WarningsNotErrors) {
 }
 
 TEST(Importer, MetadataNamesTracks) {
-  Trace T = ok(
-      "{\"traceEvents\":["
-      "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":5,\"tid\":0,"
-      "\"args\":{\"name\":\"python3\"}},"
-      "{\"ph\":\"M\",\"name\":\"process_labels\",\"pid\":5,\"tid\":0,"
-      "\"args\":{\"labels\":\"CPU\"}},"
-      "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":5,\"tid\":9,"
-      "\"args\":{\"name\":\"main\"}},"
-      "{\"ph\":\"M\",\"name\":\"thread_sort_index\",\"pid\":5,\"tid\":9,"
-      "\"args\":{\"sort_index\":3}},"
-      "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"a\",\"pid\":5,\"tid\":9,"
-      "\"ts\":1,\"dur\":1}]}");
+  Trace T =
+      ok("{\"traceEvents\":["
+         "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":5,\"tid\":0,"
+         "\"args\":{\"name\":\"python3\"}},"
+         "{\"ph\":\"M\",\"name\":\"process_labels\",\"pid\":5,\"tid\":0,"
+         "\"args\":{\"labels\":\"CPU\"}},"
+         "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":5,\"tid\":9,"
+         "\"args\":{\"name\":\"main\"}},"
+         "{\"ph\":\"M\",\"name\":\"thread_sort_index\",\"pid\":5,\"tid\":9,"
+         "\"args\":{\"sort_index\":3}},"
+         "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"a\",\"pid\":5,\"tid\":9,"
+         "\"ts\":1,\"dur\":1}]}");
   const Track &Tr = T.trackInfo(T.track(0));
   EXPECT_EQ(T.strings().get(Tr.ProcessName), "python3");
   EXPECT_EQ(T.strings().get(Tr.ProcessLabel), "CPU");

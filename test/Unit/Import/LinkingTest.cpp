@@ -6,8 +6,8 @@
 #include "tl/IR/Verifier.h"
 #include "tl/Import/Importer.h"
 
-#include "gtest/gtest.h"
 #include "llvm/Support/raw_ostream.h"
+#include "gtest/gtest.h"
 
 #include <string>
 #include <vector>
@@ -20,11 +20,11 @@ struct J {
   std::vector<std::string> Ev;
   J &x(const char *Cat, const char *Name, double Ts, double Dur, int Tid = 1,
        std::string Args = "", int Pid = 1) {
-    std::string S = "{\"ph\":\"X\",\"cat\":\"" + std::string(Cat) +
-                    "\",\"name\":\"" + Name + "\",\"pid\":" +
-                    std::to_string(Pid) + ",\"tid\":" + std::to_string(Tid) +
-                    ",\"ts\":" + std::to_string(Ts) +
-                    ",\"dur\":" + std::to_string(Dur);
+    std::string S =
+        "{\"ph\":\"X\",\"cat\":\"" + std::string(Cat) + "\",\"name\":\"" +
+        Name + "\",\"pid\":" + std::to_string(Pid) +
+        ",\"tid\":" + std::to_string(Tid) + ",\"ts\":" + std::to_string(Ts) +
+        ",\"dur\":" + std::to_string(Dur);
     if (!Args.empty())
       S += ",\"args\":{" + Args + "}";
     Ev.push_back(S + "}");
@@ -58,8 +58,7 @@ TEST(Linking, NestingByTimeContainment) {
   // a [0,100) contains b [10,50) contains c [20,30); d [60,70) under a.
   // A python frame between does not stop a cpu_op being a root? No: roots
   // are cpu_ops without a cpu_op ancestor; e under python p is a root.
-  Trace T = J()
-                .x("cpu_op", "a", 0, 100)
+  Trace T = J().x("cpu_op", "a", 0, 100)
                 .x("cpu_op", "c", 20, 10)
                 .x("cpu_op", "b", 10, 40)
                 .x("cpu_op", "d", 60, 10)
@@ -85,8 +84,7 @@ TEST(Linking, BleedRule) {
   // is 20 - 19.5 = 0.5 < 1 and depth 2, so a is popped and b goes under r.
   // c [30,40); d [39,50): overlap 1.0 is not < 1 -> d dropped.
   // e [200,210) f [209.5,215): depth 1 -> f dropped.
-  Trace T = J()
-                .x("cpu_op", "r", 0, 100)
+  Trace T = J().x("cpu_op", "r", 0, 100)
                 .x("cpu_op", "a", 10, 10)
                 .x("cpu_op", "b", 19.5, 5.5)
                 .x("cpu_op", "c", 30, 10)
@@ -108,13 +106,11 @@ TEST(Linking, BleedRule) {
 TEST(Linking, Ac2gFlowsAndSubtreeRanges) {
   // op1 -> launch (corr 1) -> k1 ; op2 -> launch (corr 2) -> k2; k3 unlinked.
   Trace T =
-      J()
-          .x("cpu_op", "op1", 0, 10, 1, "\"External id\":1")
+      J().x("cpu_op", "op1", 0, 10, 1, "\"External id\":1")
           .x("cuda_runtime", "cudaLaunchKernel", 1, 2, 1,
              "\"correlation\":1,\"External id\":1")
           .x("cpu_op", "op2", 20, 10, 1, "\"External id\":2")
-          .x("cuda_runtime", "cudaLaunchKernel", 21, 2, 1,
-             "\"correlation\":2")
+          .x("cuda_runtime", "cudaLaunchKernel", 21, 2, 1, "\"correlation\":2")
           .x("kernel", "k2", 40, 5, 7, "\"correlation\":2,\"stream\":7", 0)
           .x("kernel", "k1", 30, 5, 7, "\"correlation\":1,\"stream\":7", 0)
           .x("kernel", "k3", 50, 5, 7, "\"correlation\":3,\"stream\":7", 0)
@@ -140,30 +136,26 @@ TEST(Linking, Ac2gFlowsAndSubtreeRanges) {
 TEST(Linking, CorrelationFallbackWithoutFlows) {
   // No flow events: kernels link to the unique runtime event with the same
   // correlation; corr 5 appears on two runtime events -> ambiguous.
-  Trace T = J()
-                .x("cuda_runtime", "hipLaunchKernel", 0, 2, 1,
-                   "\"correlation\":4")
-                .x("cuda_runtime", "hipLaunchKernel", 3, 2, 1,
-                   "\"correlation\":5")
-                .x("cuda_runtime", "hipLaunchKernel", 6, 2, 1,
-                   "\"correlation\":5")
-                .x("kernel", "k4", 10, 1, 0, "\"correlation\":4", 2)
-                .x("kernel", "k5", 12, 1, 0, "\"correlation\":5", 2)
-                .import();
+  Trace T =
+      J().x("cuda_runtime", "hipLaunchKernel", 0, 2, 1, "\"correlation\":4")
+          .x("cuda_runtime", "hipLaunchKernel", 3, 2, 1, "\"correlation\":5")
+          .x("cuda_runtime", "hipLaunchKernel", 6, 2, 1, "\"correlation\":5")
+          .x("kernel", "k4", 10, 1, 0, "\"correlation\":4", 2)
+          .x("kernel", "k5", 12, 1, 0, "\"correlation\":5", 2)
+          .import();
   EXPECT_EQ(T.parent(3), 0u);
   EXPECT_EQ(T.parent(4), NoEvent);
   EXPECT_EQ(T.stats().DuplicateCorrelations, 1u);
 }
 
 TEST(Linking, GraphLaunchTakesEveryKernel) {
-  Trace T = J()
-                .x("cuda_runtime", "cudaGraphLaunch", 0, 2, 1,
-                   "\"correlation\":9")
-                .x("kernel", "g1", 10, 1, 7, "\"correlation\":9", 0)
-                .x("kernel", "g2", 12, 1, 7, "\"correlation\":9", 0)
-                .flow('s', 9, 1, 1)
-                .flow('f', 9, 0, 7)
-                .import();
+  Trace T =
+      J().x("cuda_runtime", "cudaGraphLaunch", 0, 2, 1, "\"correlation\":9")
+          .x("kernel", "g1", 10, 1, 7, "\"correlation\":9", 0)
+          .x("kernel", "g2", 12, 1, 7, "\"correlation\":9", 0)
+          .flow('s', 9, 1, 1)
+          .flow('f', 9, 0, 7)
+          .import();
   EXPECT_EQ(T.stats().GraphLaunches, 1u);
   EXPECT_EQ(T.parent(1), 0u);
   EXPECT_EQ(T.parent(2), 0u);
@@ -173,8 +165,7 @@ TEST(Linking, GraphLaunchTakesEveryKernel) {
 TEST(Linking, ForwardBackward) {
   // seq 3: fwd op on tid 1 at ts 10 and 20 (the later wins), backward node
   // on tid 2.
-  Trace T = J()
-                .x("cpu_op", "aten::mm", 10, 1, 1, "\"Sequence number\":3")
+  Trace T = J().x("cpu_op", "aten::mm", 10, 1, 1, "\"Sequence number\":3")
                 .x("cpu_op", "aten::linear", 20, 5, 1, "\"Sequence number\":3")
                 .x("cpu_op", "autograd::engine::evaluate_function: MmBackward0",
                    100, 5, 2, "\"Sequence number\":3")
@@ -186,8 +177,7 @@ TEST(Linking, ForwardBackward) {
 }
 
 TEST(Linking, ModuleStack) {
-  Trace T = J()
-                .x("python_function", "nn.Module: Encoder_0", 0, 100)
+  Trace T = J().x("python_function", "nn.Module: Encoder_0", 0, 100)
                 .x("python_function", "model.py(12): forward", 1, 90)
                 .x("python_function", "nn.Module: Linear_12", 2, 50)
                 .x("cpu_op", "aten::addmm", 3, 10)
@@ -206,8 +196,7 @@ TEST(Linking, DeepSingleThreadIsNotQuadratic) {
     S += (I ? "," : "");
     S += "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"n\",\"pid\":1,\"tid\":1,"
          "\"ts\":" +
-         std::to_string(I) + ",\"dur\":" + std::to_string(4 * N - 2 * I) +
-         "}";
+         std::to_string(I) + ",\"dur\":" + std::to_string(4 * N - 2 * I) + "}";
   }
   S += "]}";
   auto T = importTraceFromBuffer(S, "deep.json");
