@@ -24,6 +24,12 @@ struct AnalysisOptions {
   /// Split the timeline and the ops_* tables into recompute and
   /// non-recompute rows (activation checkpointing; spec §2.10, §6.11).
   bool DetectRecompute = false;
+  /// Agent-reference flavour of the perf tables (spec perf-report §6.11,
+  /// traces README): `num_kernels` as a group key of the perf sheets
+  /// (--group-by-num-kernels) and `entry_point` / `call_stack_full` columns
+  /// in unified_perf_summary (--include-call-stack).
+  bool GroupByNumKernels = false;
+  bool IncludeCallStack = false;
 };
 
 } // namespace tl

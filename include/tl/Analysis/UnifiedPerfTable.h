@@ -23,8 +23,9 @@ namespace tl {
 
 class AnalysisManager;
 
-/// pandas-style aggregate of one column over a group (population std as
-/// the reference prints it; nullopt when every value was missing).
+/// pandas-style aggregate of one column over a group (std is the sample
+/// std, ddof 1, missing for one value; nullopt when every value was
+/// missing; Sum is 0 then).
 struct ColumnStats {
   std::optional<double> Mean, Median, Std, Min, Max, Sum;
 };
@@ -71,6 +72,8 @@ struct UnifiedPerfRow {
   bool IsSynthetic = false;
 };
 
+struct TextTable;
+
 class UnifiedPerfTable {
 public:
   static constexpr llvm::StringLiteral Name = "unified-perf-table";
@@ -79,8 +82,21 @@ public:
   /// Rows sorted by Kernel Time (µs)_sum desc, then ExUid asc.
   llvm::ArrayRef<UnifiedPerfRow> rows() const { return Rows; }
 
+  /// The unified_perf_summary sheet as the reference CSV prints it; with
+  /// Roofline the roofline columns, with CallStack entry_point and
+  /// call_stack_full (agent-reference flavour).
+  TextTable toTable(bool Roofline, bool CallStack) const;
+
+  /// Per-instance collection results (spec §6.7), for tests and passes:
+  /// the collected events in DFS order (synthetic ops excluded).
+  llvm::ArrayRef<EventId> collected() const { return Collected; }
+  /// Number of synthetic ops made.
+  size_t numSynthetic() const { return NumSynthetic; }
+
 private:
   std::vector<UnifiedPerfRow> Rows;
+  std::vector<EventId> Collected;
+  size_t NumSynthetic = 0;
 };
 
 } // namespace tl

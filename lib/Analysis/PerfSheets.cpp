@@ -1,0 +1,355 @@
+//===- PerfSheets.cpp - Per-category perf-metric sheets (spec §6.6) -------===//
+#include "tl/Analysis/PerfSheets.h"
+#include "tl/Analysis/AnalysisManager.h"
+#include "tl/Analysis/KernelDetails.h"
+#include "tl/Analysis/OpCategory.h"
+#include "tl/Analysis/PerfMetrics.h"
+
+#include "PerfSheetsUtil.h"
+
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <map>
+
+using namespace tl;
+using namespace tl::detail;
+
+int TextTable::column(llvm::StringRef N) const {
+  for (size_t I = 0; I < Columns.size(); ++I)
+    if (Columns[I] == N)
+      return static_cast<int>(I);
+  return -1;
+}
+
+namespace {
+
+/// One evaluated event (a raw row of §6.6).
+struct RawRow {
+  EventId E = NoEvent;
+  ParamList Params;
+  double Gflops = NaN, DataMB = NaN, FpB = NaN, TBs = NaN, TFs = NaN;
+  std::string Spec;
+  bool HasRoof = false;
+  double RoofT = NaN, PctRoof = NaN;
+  std::string RoofB;
+  double KernelTime = 0;
+  std::vector<KernelDetail> Kernels;
+};
+
+/// §6.6 raw rows of one sheet evaluated in one mode.
+std::vector<RawRow> evaluate(const Trace &T, llvm::ArrayRef<EventId> Events,
+                             bool Bwd, const ArchSpec *Arch,
+                             std::vector<std::string> &Warnings) {
+  std::vector<RawRow> Rows;
+  for (EventId E : Events) {
+    if (Bwd && T.name(E) == "vllm::unified_attention_with_output")
+      continue;
+    auto P = computeOpPerf(T, E, Bwd, Arch);
+    if (!P) {
+      llvm::handleAllErrors(
+          P.takeError(), [](const NotImplementedError &) {},
+          [&](const llvm::ErrorInfoBase &EI) {
+            Warnings.push_back("UID " + std::to_string(T.uid(E)) + " " +
+                               T.name(E).str() + ": " + EI.message());
+          });
+      continue;
+    }
+    if (Bwd && T.bwdEvents(E).empty())
+      continue;
+    RawRow R;
+    R.E = E;
+    R.Params = P->Model.Params;
+    const PerfMetrics &M = P->Metrics;
+    R.Gflops = M.GFLOPS;
+    R.DataMB = M.DataMovedMB;
+    R.FpB = M.FlopsPerByte;
+    R.TBs = M.TBs;
+    R.TFs = M.TFLOPSs;
+    R.Spec = M.ComputeSpec;
+    R.HasRoof = M.HasRoofline;
+    if (M.HasRoofline) {
+      R.RoofT = M.RooflineTimeUs;
+      R.RoofB = M.RooflineBound;
+      R.PctRoof = M.PctRoofline;
+    }
+    R.KernelTime = P->KernelTimeUs;
+    R.Kernels = kernelDetailsOf(T, P->Kernels);
+    Rows.push_back(std::move(R));
+  }
+  return Rows;
+}
+
+/// Text of a param cell; pandas turns an int column with a missing value or
+/// a float into float64 (16 -> 16.0).
+struct ParamColumn {
+  std::string Key;
+  bool AsFloat = false;
+};
+
+std::string paramText(const PyValue *V, bool AsFloat) {
+  if (!V || V->isNone())
+    return "";
+  if (AsFloat && (V->kind() == PyValue::Kind::Int ||
+                  V->kind() == PyValue::Kind::Float))
+    return pyRepr(V->asDouble());
+  return pyStr(*V);
+}
+
+const PyValue *findParam(const ParamList &P, llvm::StringRef Key) {
+  for (const auto &KV : P)
+    if (KV.first == Key)
+      return &KV.second;
+  return nullptr;
+}
+
+std::string jsonArgText(const Trace &T, EventId E, llvm::StringRef Key) {
+  ArgValue A = T.args(E);
+  if (!A || !A.isObject() || !A.hasKey(Key))
+    return "";
+  ArgValue V = A.get(Key);
+  if (V.isNull())
+    return "";
+  return pyStr(argToPy(V));
+}
+
+std::string trackText(const Trace &T, EventId E, int Which) {
+  const Track &Tr = T.trackInfo(T.track(E));
+  StrId S = Which == 0 ? Tr.ProcessName
+                       : (Which == 1 ? Tr.ProcessLabel : Tr.ThreadName);
+  return S ? T.strings().get(S).str() : std::string();
+}
+
+TextTable summarize(const Trace &T, std::string SheetName,
+                    std::vector<RawRow> Raw, bool NumKernelsKey,
+                    bool Roofline) {
+  TextTable Tab;
+  Tab.Name = std::move(SheetName);
+  // Param columns in first-appearance order; float rule per column.
+  std::vector<ParamColumn> Cols;
+  llvm::StringMap<size_t> ColIdx;
+  for (const RawRow &R : Raw)
+    for (const auto &KV : R.Params)
+      if (ColIdx.try_emplace(KV.first, Cols.size()).second)
+        Cols.push_back({KV.first, false});
+  for (ParamColumn &C : Cols) {
+    bool AllNum = true, AnyMissing = false, AnyFloat = false;
+    for (const RawRow &R : Raw) {
+      const PyValue *V = findParam(R.Params, C.Key);
+      if (!V || V->isNone()) {
+        AnyMissing = true;
+        continue;
+      }
+      if (V->kind() == PyValue::Kind::Float)
+        AnyFloat = true;
+      else if (V->kind() != PyValue::Kind::Int)
+        AllNum = false;
+    }
+    C.AsFloat = AllNum && (AnyMissing || AnyFloat);
+  }
+
+  // Group by (name, param texts [, num_kernels]) in first-appearance order;
+  // the final sort is by a unique UID_first, so key order does not matter.
+  std::map<std::vector<std::string>, size_t> GroupOf;
+  std::vector<std::vector<size_t>> Groups;
+  std::vector<std::vector<std::string>> Keys;
+  for (size_t I = 0; I < Raw.size(); ++I) {
+    const RawRow &R = Raw[I];
+    std::vector<std::string> K{T.name(R.E).str()};
+    for (const ParamColumn &C : Cols) {
+      const PyValue *V = findParam(R.Params, C.Key);
+      // Missing values form their own group, apart from any text.
+      K.push_back((V && !V->isNone()) ? "v" + paramText(V, C.AsFloat) : "-");
+    }
+    if (NumKernelsKey)
+      K.push_back(std::to_string(R.Kernels.size()));
+    auto [It, New] = GroupOf.try_emplace(K, Groups.size());
+    if (New) {
+      Groups.emplace_back();
+      Keys.push_back(K);
+    }
+    Groups[It->second].push_back(I);
+  }
+
+  Tab.Columns.push_back("name");
+  for (const ParamColumn &C : Cols)
+    Tab.Columns.push_back("param: " + C.Key);
+  if (NumKernelsKey)
+    Tab.Columns.push_back("num_kernels");
+  auto AddAgg = [&](const std::string &C) {
+    for (const char *S : {"_mean", "_median", "_std", "_min", "_max"})
+      Tab.Columns.push_back(C + S);
+  };
+  for (const char *C : {"GFLOPS_first", "Data Moved (MB)_first",
+                        "FLOPS/Byte_first"})
+    Tab.Columns.push_back(C);
+  AddAgg("TB/s");
+  AddAgg("TFLOPS/s");
+  for (const char *C : {"process_name_first", "process_label_first",
+                        "thread_name_first", "Compute Spec"})
+    Tab.Columns.push_back(C);
+  if (Roofline) {
+    Tab.Columns.push_back("Roofline Time (µs)_first");
+    Tab.Columns.push_back("Roofline Bound_first");
+    AddAgg("Pct Roofline");
+  }
+  for (const char *C :
+       {"kernel_details__summarize_kernel_stats", "trunc_kernel_details",
+        "Input Dims_first", "Input type_first", "Input Strides_first",
+        "Concrete Inputs_first"})
+    Tab.Columns.push_back(C);
+  AddAgg("Kernel Time (µs)");
+  for (const char *C : {"Kernel Time (µs)_sum", "name_count", "UID_first"})
+    Tab.Columns.push_back(C);
+
+  struct Out {
+    double Sum;
+    uint64_t Uid;
+    std::vector<std::string> Cells;
+  };
+  std::vector<Out> Rows;
+  for (size_t G = 0; G < Groups.size(); ++G) {
+    const std::vector<size_t> &Idx = Groups[G];
+    const RawRow &F = Raw[Idx.front()];
+    std::vector<std::string> C{T.name(F.E).str()};
+    for (const ParamColumn &PC : Cols) {
+      // First non-missing value of the group (all equal as text).
+      std::string V;
+      for (size_t I : Idx)
+        if (const PyValue *P = findParam(Raw[I].Params, PC.Key);
+            P && !P->isNone()) {
+          V = paramText(P, PC.AsFloat);
+          break;
+        }
+      C.push_back(V);
+    }
+    if (NumKernelsKey)
+      C.push_back(std::to_string(F.Kernels.size()));
+    auto Col = [&](double RawRow::*M) {
+      std::vector<double> V;
+      for (size_t I : Idx)
+        V.push_back(Raw[I].*M);
+      return V;
+    };
+    auto PushAgg = [&](const ColumnStats &S) {
+      C.push_back(cell(S.Mean));
+      C.push_back(cell(S.Median));
+      C.push_back(cell(S.Std));
+      C.push_back(cell(S.Min));
+      C.push_back(cell(S.Max));
+    };
+    C.push_back(cell(firstOf(Col(&RawRow::Gflops))));
+    C.push_back(cell(firstOf(Col(&RawRow::DataMB))));
+    C.push_back(cell(firstOf(Col(&RawRow::FpB))));
+    PushAgg(aggregate(Col(&RawRow::TBs)));
+    PushAgg(aggregate(Col(&RawRow::TFs)));
+    C.push_back(trackText(T, F.E, 0));
+    C.push_back(trackText(T, F.E, 1));
+    C.push_back(trackText(T, F.E, 2));
+    C.push_back(F.Spec);
+    if (Roofline) {
+      C.push_back(cell(firstOf(Col(&RawRow::RoofT))));
+      std::string B;
+      for (size_t I : Idx)
+        if (!Raw[I].RoofB.empty()) {
+          B = Raw[I].RoofB;
+          break;
+        }
+      C.push_back(B);
+      PushAgg(aggregate(Col(&RawRow::PctRoof)));
+    }
+    std::vector<const std::vector<KernelDetail> *> Lists;
+    for (size_t I : Idx)
+      Lists.push_back(&Raw[I].Kernels);
+    std::vector<KernelStat> KS = summarizeKernelDetails(Lists);
+    C.push_back(formatKernelDetailsSummary(KS));
+    C.push_back(formatTruncKernelDetails(KS));
+    for (const char *K :
+         {"Input Dims", "Input type", "Input Strides", "Concrete Inputs"})
+      C.push_back(jsonArgText(T, F.E, K));
+    std::vector<double> KT = Col(&RawRow::KernelTime);
+    ColumnStats KTS = aggregate(KT);
+    PushAgg(KTS);
+    C.push_back(cell(KTS.Sum));
+    C.push_back(std::to_string(Idx.size()));
+    C.push_back(std::to_string(T.uid(F.E)));
+    Rows.push_back({*KTS.Sum, T.uid(F.E), std::move(C)});
+  }
+  std::stable_sort(Rows.begin(), Rows.end(), [](const Out &A, const Out &B) {
+    if (A.Sum != B.Sum)
+      return A.Sum > B.Sum;
+    return A.Uid < B.Uid;
+  });
+  for (Out &O : Rows)
+    Tab.Rows.push_back(std::move(O.Cells));
+  return Tab;
+}
+
+bool isNonSplit(llvm::StringRef Sheet) {
+  return Sheet == "GEMM" || Sheet == "UnaryElementwise" ||
+         Sheet == "BinaryElementwise" || Sheet == "Normalization";
+}
+
+bool movesToBwd(llvm::StringRef N) {
+  return N == "flash_attn::_flash_attn_varlen_backward" ||
+         N == "aten::convolution_backward" || N == "ConvBias_Backward" ||
+         N == "ConvBiasReLU_Backward";
+}
+
+bool droppedFromBwd(llvm::StringRef N) {
+  return N == "aten::convolution" || N == "aten::miopen_convolution" ||
+         N == "aten::cudnn_convolution" || N == "ConvBias_" ||
+         N == "ConvBiasReLU_";
+}
+
+} // namespace
+
+PerfSheets::PerfSheets(const Trace &T, AnalysisManager &AM) {
+  const AnalysisOptions &O = AM.options();
+  const ArchSpec *Arch = O.Arch ? &*O.Arch : nullptr;
+  const CategoryRegistry &Reg = CategoryRegistry::builtin();
+  // Events per sheet, in file order (EventIds follow the file).
+  llvm::StringMap<std::string> SheetOfOp;
+  std::vector<std::string> Order = Reg.sheetOrder();
+  for (const std::string &S : Order)
+    for (const std::string &Op : Reg.opsOfSheet(S))
+      if (hasPerfModel(Op))
+        SheetOfOp[Op] = S;
+  llvm::StringMap<std::vector<EventId>> EventsOf;
+  for (EventId E = 0, N = T.size(); E < N; ++E) {
+    auto It = SheetOfOp.find(T.name(E));
+    if (It != SheetOfOp.end())
+      EventsOf[It->second].push_back(E);
+  }
+  for (const std::string &S : Order) {
+    auto It = EventsOf.find(S);
+    if (It == EventsOf.end())
+      continue;
+    std::vector<EventId> &Ev = It->second;
+    std::sort(Ev.begin(), Ev.end(),
+              [&](EventId A, EventId B) { return T.uid(A) < T.uid(B); });
+    std::vector<RawRow> Fwd = evaluate(T, Ev, false, Arch, Warnings);
+    if (isNonSplit(S)) {
+      if (!Fwd.empty())
+        Sheets.push_back(summarize(T, S, std::move(Fwd),
+                                   O.GroupByNumKernels, Arch != nullptr));
+      continue;
+    }
+    std::vector<RawRow> Bwd = evaluate(T, Ev, true, Arch, Warnings);
+    std::vector<RawRow> FwdKeep, BwdKeep;
+    for (RawRow &R : Bwd)
+      if (!droppedFromBwd(T.name(R.E)))
+        BwdKeep.push_back(std::move(R));
+    for (RawRow &R : Fwd)
+      (movesToBwd(T.name(R.E)) ? BwdKeep : FwdKeep).push_back(std::move(R));
+    if (!FwdKeep.empty())
+      Sheets.push_back(summarize(T, S + "_fwd", std::move(FwdKeep),
+                                 O.GroupByNumKernels, Arch != nullptr));
+    if (!BwdKeep.empty())
+      Sheets.push_back(summarize(T, S + "_bwd", std::move(BwdKeep),
+                                 O.GroupByNumKernels, Arch != nullptr));
+  }
+}

@@ -1,0 +1,591 @@
+//===- UnifiedPerfTable.cpp - unified_perf_summary (spec §6.7) ------------===//
+//
+// Collection: an iterative DFS from every cpu root picks the ops that own
+// GPU work (modelled ops, sole backward ops of modelled forwards, leaf
+// launchers); GPU events nobody collected become synthetic ops. Each
+// instance gets the §5.1 metrics; instances are grouped by name, category,
+// thread and argument signature.
+//
+//===----------------------------------------------------------------------===//
+#include "tl/Analysis/UnifiedPerfTable.h"
+#include "tl/Analysis/AnalysisManager.h"
+#include "tl/Analysis/CallStack.h"
+#include "tl/Analysis/KernelDetails.h"
+#include "tl/Analysis/OpCategory.h"
+#include "tl/Analysis/PerfMetrics.h"
+#include "tl/Analysis/PerfSheets.h"
+
+#include "PerfSheetsUtil.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/StringMap.h"
+
+#include <algorithm>
+#include <map>
+
+using namespace tl;
+using namespace tl::detail;
+
+namespace {
+
+/// Cached per-event facts of the host tree.
+struct TreeFacts {
+  const Trace &T;
+  std::vector<int8_t> Model; // -1 unknown, 0/1
+  /// Some strict descendant cpu_op has a model and GPU work.
+  std::vector<uint8_t> ModelBelow;
+
+  explicit TreeFacts(const Trace &T)
+      : T(T), Model(T.size(), -1), ModelBelow(T.size(), 0) {
+    // Post-order over the host forest, explicit stack.
+    std::vector<std::pair<EventId, bool>> Stack;
+    for (EventId E = 0, N = T.size(); E < N; ++E)
+      if (isHostTreeKind(T.kind(E)) && T.parent(E) == NoEvent)
+        Stack.push_back({E, false});
+    while (!Stack.empty()) {
+      auto [E, Done] = Stack.back();
+      Stack.pop_back();
+      if (!Done) {
+        Stack.push_back({E, true});
+        for (EventId C : T.children(E))
+          if (!isGpuKind(T.kind(C)))
+            Stack.push_back({C, false});
+        continue;
+      }
+      bool Below = false;
+      for (EventId C : T.children(E)) {
+        if (isGpuKind(T.kind(C)))
+          continue;
+        if (ModelBelow[C] || (T.kind(C) == EventKind::CpuOp &&
+                              !T.subtreeGpuEvents(C).empty() && hasModel(C)))
+          Below = true;
+      }
+      ModelBelow[E] = Below;
+    }
+  }
+
+  bool hasModel(EventId E) {
+    if (Model[E] < 0)
+      Model[E] = eventHasPerfModel(T, E) ? 1 : 0;
+    return Model[E] == 1;
+  }
+};
+
+/// A collected instance.
+struct Instance {
+  EventId E = NoEvent;     // the event (synthetic: its parent)
+  EventId Kernel = NoEvent; // synthetic: its one kernel
+  uint64_t Uid = 0;
+  bool SoleBwd = false;
+  EventId Fwd = NoEvent;
+  std::string BwdCategory;
+};
+
+/// Children for the DFS: python functions are transparent.
+void pushChildren(const Trace &T, EventId E, std::vector<EventId> &Stack) {
+  std::vector<EventId> Out;
+  std::vector<EventId> Work{E};
+  // Expand python frames in place, keeping order.
+  std::vector<std::pair<EventId, size_t>> S{{E, 0}};
+  while (!S.empty()) {
+    auto &[X, I] = S.back();
+    llvm::ArrayRef<EventId> C = T.children(X);
+    if (I == C.size()) {
+      S.pop_back();
+      continue;
+    }
+    EventId Ch = C[I++];
+    if (T.kind(Ch) == EventKind::PythonFunction)
+      S.push_back({Ch, 0});
+    else if (!isGpuKind(T.kind(Ch)))
+      Out.push_back(Ch);
+  }
+  for (size_t I = Out.size(); I-- > 0;)
+    Stack.push_back(Out[I]);
+}
+
+/// §6.7 step 5: a GPU event is reachable through cuda_runtime / python
+/// children only, within depth 10.
+bool isLeafCpuOp(const Trace &T, EventId E) {
+  std::vector<std::pair<EventId, int>> S{{E, 0}};
+  while (!S.empty()) {
+    auto [X, D] = S.back();
+    S.pop_back();
+    if (D >= 10)
+      continue;
+    for (EventId C : T.children(X)) {
+      EventKind K = T.kind(C);
+      if (K == EventKind::Runtime) {
+        for (EventId G : T.children(C))
+          if (isGpuKind(T.kind(G)))
+            return true;
+      } else if (K == EventKind::PythonFunction) {
+        S.push_back({C, D + 1});
+      }
+    }
+  }
+  return false;
+}
+
+bool launchesComm(const Trace &T, EventId E) {
+  for (EventId G : T.subtreeGpuEvents(E))
+    if (isCommKernel(T.name(G)))
+      return true;
+  return false;
+}
+
+/// §6.7 step 3. On success sets Fwd and the backward category.
+bool soleBackward(const Trace &T, EventId E, TreeFacts &F, EventId &Fwd,
+                  std::string &BwdCat) {
+  EventId W = NoEvent;
+  EventId X = E;
+  for (int I = 0; I < 5; ++I) {
+    X = T.parent(X);
+    if (X == NoEvent)
+      break;
+    if (T.fwdEvent(X) != NoEvent) {
+      W = X;
+      break;
+    }
+  }
+  if (W == NoEvent)
+    return false;
+  EventId Fw = T.fwdEvent(W);
+  if (!F.hasModel(Fw))
+    return false;
+  auto M = buildPerfModel(opDescOf(T, Fw));
+  if (!M) {
+    llvm::consumeError(M.takeError());
+    return false;
+  }
+  std::string BC = bwdCategoryOf(M->Category);
+  if (BC.empty())
+    return false;
+  llvm::StringRef WName = T.name(W);
+  size_t P = WName.find(": ");
+  if (P == llvm::StringRef::npos)
+    return false;
+  llvm::StringRef BwdName = WName.substr(P + 2);
+  unsigned Count = 0;
+  std::vector<EventId> S{W};
+  while (!S.empty()) {
+    EventId Y = S.back();
+    S.pop_back();
+    for (EventId C : T.children(Y)) {
+      EventKind K = T.kind(C);
+      if (K != EventKind::CpuOp && K != EventKind::PythonFunction)
+        continue;
+      if (K == EventKind::CpuOp && T.name(C) == BwdName &&
+          !T.subtreeGpuEvents(C).empty())
+        ++Count;
+      S.push_back(C);
+    }
+  }
+  if (Count != 1)
+    return false;
+  auto Perf = computeOpPerf(T, Fw, /*Bwd=*/true, nullptr);
+  if (!Perf) {
+    llvm::consumeError(Perf.takeError());
+    return false;
+  }
+  Fwd = Fw;
+  BwdCat = BC;
+  return true;
+}
+
+/// One row before grouping.
+struct InstRow {
+  Instance I;
+  std::string Name, Category;
+  std::string Keys[4]; // Input Dims/type/Strides/Concrete Inputs (repr)
+  bool KeyPresent[4] = {false, false, false, false};
+  double Dur = 0;
+  bool HasModel = false;
+  double Gflops = NaN, DataMB = NaN, FpB = NaN, TBs = NaN, TFs = NaN;
+  std::optional<std::string> Spec, RoofB;
+  double RoofT = NaN, PctRoof = NaN;
+  double KernelTime = 0;
+  std::vector<EventId> GpuEvents;
+  std::optional<std::vector<std::pair<std::string, std::string>>> Params;
+};
+
+std::string trackName(const Trace &T, EventId E, int Which) {
+  const Track &Tr = T.trackInfo(T.track(E));
+  StrId S = Which == 0 ? Tr.ProcessName
+                       : (Which == 1 ? Tr.ProcessLabel : Tr.ThreadName);
+  return S ? T.strings().get(S).str() : std::string();
+}
+
+} // namespace
+
+UnifiedPerfTable::UnifiedPerfTable(const Trace &T, AnalysisManager &AM) {
+  const AnalysisOptions &O = AM.options();
+  const ArchSpec *Arch = O.Arch ? &*O.Arch : nullptr;
+  const CategoryRegistry &Reg = CategoryRegistry::builtin();
+  TreeFacts F(T);
+
+  // --- Collection (iterative DFS, visited set).
+  std::vector<Instance> Insts;
+  std::vector<uint8_t> Visited(T.size(), 0);
+  for (EventId Root : T.cpuRoots()) {
+    std::vector<EventId> Stack{Root};
+    while (!Stack.empty()) {
+      EventId E = Stack.back();
+      Stack.pop_back();
+      if (Visited[E])
+        continue;
+      Visited[E] = 1;
+      if (T.kind(E) != EventKind::CpuOp || T.subtreeGpuEvents(E).empty())
+        continue;
+      if (F.hasModel(E)) {
+        Insts.push_back({E, NoEvent, T.uid(E), false, NoEvent, ""});
+        continue;
+      }
+      EventId Fw = NoEvent;
+      std::string BC;
+      if (soleBackward(T, E, F, Fw, BC)) {
+        if (F.ModelBelow[E])
+          pushChildren(T, E, Stack);
+        else
+          Insts.push_back({E, NoEvent, T.uid(E), true, Fw, BC});
+        continue;
+      }
+      if (F.ModelBelow[E]) {
+        pushChildren(T, E, Stack);
+        continue;
+      }
+      if (isLeafCpuOp(T, E)) {
+        // ModelBelow is false here, so no direct child has a model.
+        if (!launchesComm(T, E))
+          Insts.push_back({E, NoEvent, T.uid(E), false, NoEvent, ""});
+        continue;
+      }
+      pushChildren(T, E, Stack);
+    }
+  }
+  for (const Instance &I : Insts)
+    Collected.push_back(I.E);
+
+  // --- Synthetic ops for GPU events nobody collected.
+  {
+    std::vector<uint8_t> Covered(T.size(), 0);
+    for (const Instance &I : Insts)
+      for (EventId G : T.subtreeGpuEvents(I.E))
+        Covered[G] = 1;
+    uint64_t MaxUid = 0;
+    for (EventId E = 0, N = T.size(); E < N; ++E)
+      MaxUid = std::max(MaxUid, T.uid(E));
+    llvm::MapVector<EventId, std::vector<EventId>> Orphans;
+    std::vector<std::pair<EventId, EventId>> UnderCpu;
+    for (EventId G : T.gpuEvents()) {
+      if (Covered[G] || isCommKernel(T.name(G)))
+        continue;
+      EventId Cpu = NoEvent;
+      for (EventId X = T.parent(G); X != NoEvent; X = T.parent(X))
+        if (T.kind(X) == EventKind::CpuOp) {
+          Cpu = X;
+          break;
+        }
+      if (Cpu != NoEvent)
+        UnderCpu.push_back({G, Cpu});
+      else if (T.parent(G) != NoEvent)
+        Orphans[T.parent(G)].push_back(G);
+    }
+    uint64_t Next = MaxUid + 1;
+    for (auto &KV : Orphans)
+      for (EventId G : KV.second)
+        Insts.push_back({KV.first, G, Next++, false, NoEvent, ""});
+    for (auto &[G, Cpu] : UnderCpu)
+      Insts.push_back({Cpu, G, Next++, false, NoEvent, ""});
+    NumSynthetic = Next - MaxUid - 1;
+  }
+
+  // --- One row per instance.
+  std::vector<InstRow> IRows;
+  IRows.reserve(Insts.size());
+  for (const Instance &I : Insts) {
+    InstRow R;
+    R.I = I;
+    EventId E = I.E;
+    R.Dur = T.dur(E);
+    ArgValue A = T.args(E);
+    static const char *const KeyArgs[4] = {"Input Dims", "Input type",
+                                           "Input Strides", "Concrete Inputs"};
+    for (int K = 0; K < 4; ++K)
+      if (A && A.isObject() && A.hasKey(KeyArgs[K]) &&
+          !A.get(KeyArgs[K]).isNull()) {
+        R.Keys[K] = pyRepr(argToPy(A.get(KeyArgs[K]), true));
+        R.KeyPresent[K] = true;
+      }
+    if (I.Kernel != NoEvent) {
+      R.Name = (T.name(E) + "->" + T.name(I.Kernel) + " (Synthetic Op)").str();
+      R.GpuEvents = {I.Kernel};
+      std::vector<EventId> Sub(T.subtreeGpuEvents(E).begin(),
+                               T.subtreeGpuEvents(E).end());
+      sortByTs(T, Sub);
+      llvm::StringRef First;
+      for (EventId G : Sub)
+        if (!isCommKernel(T.name(G))) {
+          First = T.name(G);
+          break;
+        }
+      R.Category = Reg.categorize(R.Name, First);
+      R.KernelTime = kernelBusyTime(T, R.GpuEvents);
+      IRows.push_back(std::move(R));
+      continue;
+    }
+    R.Name = T.name(E).str();
+    R.GpuEvents.assign(T.subtreeGpuEvents(E).begin(),
+                       T.subtreeGpuEvents(E).end());
+    auto Fill = [&](const OpPerf &P) {
+      const PerfMetrics &M = P.Metrics;
+      R.Gflops = M.GFLOPS;
+      R.DataMB = M.DataMovedMB;
+      R.FpB = M.FlopsPerByte;
+      R.TBs = M.TBs;
+      R.TFs = M.TFLOPSs;
+      R.Spec = M.ComputeSpec;
+      if (M.HasRoofline) {
+        R.RoofT = M.RooflineTimeUs;
+        R.RoofB = M.RooflineBound;
+        R.PctRoof = M.PctRoofline;
+      }
+      R.KernelTime = P.KernelTimeUs;
+      if (!P.Model.Params.empty()) {
+        std::vector<std::pair<std::string, std::string>> PP;
+        for (const auto &KV : P.Model.Params)
+          PP.emplace_back(KV.first, pyRepr(KV.second));
+        R.Params = std::move(PP);
+      }
+    };
+    std::vector<EventId> Sorted = R.GpuEvents;
+    sortByTs(T, Sorted);
+    if (I.SoleBwd) {
+      R.Category = I.BwdCategory;
+      R.HasModel = true;
+      auto P = computeOpPerf(T, I.Fwd, true, Arch);
+      if (P)
+        Fill(*P);
+      else {
+        llvm::consumeError(P.takeError());
+        R.KernelTime = kernelBusyTime(T, R.GpuEvents);
+      }
+    } else if (F.hasModel(E)) {
+      R.HasModel = true;
+      std::vector<EventId> Ks;
+      auto P = computeOpPerf(T, E, false, Arch, &Ks);
+      // The categorizer sees the kernel_details metrics() left behind.
+      R.Category = Reg.categorize(
+          R.Name, Ks.empty() ? llvm::StringRef() : T.name(Ks.front()));
+      if (!P) {
+        bool NotImpl = false;
+        llvm::handleAllErrors(
+            P.takeError(), [&](const NotImplementedError &) { NotImpl = true; },
+            [](const llvm::ErrorInfoBase &) {});
+        if (NotImpl)
+          continue;
+        R.KernelTime = kernelBusyTime(T, R.GpuEvents);
+      } else {
+        Fill(*P);
+      }
+    } else {
+      // kernel_details of a launcher: its direct kernels by ts (§2.8).
+      llvm::StringRef First;
+      for (EventId G : Sorted)
+        if (!isCommKernel(T.name(G))) {
+          First = T.name(G);
+          break;
+        }
+      R.Category = Reg.categorize(R.Name, First);
+      R.KernelTime = kernelBusyTime(T, R.GpuEvents);
+    }
+    IRows.push_back(std::move(R));
+  }
+
+  // --- Group (first-appearance order) and aggregate.
+  std::map<std::vector<std::string>, size_t> GroupOf;
+  std::vector<std::vector<size_t>> Groups;
+  for (size_t I = 0; I < IRows.size(); ++I) {
+    const InstRow &R = IRows[I];
+    EventId E = R.I.E;
+    std::vector<std::string> K{R.Name,
+                               R.Category,
+                               trackName(T, E, 0),
+                               trackName(T, E, 1),
+                               trackName(T, E, 2)};
+    for (int J = 0; J < 4; ++J)
+      K.push_back(R.KeyPresent[J] ? R.Keys[J] : "None");
+    auto [It, New] = GroupOf.try_emplace(K, Groups.size());
+    if (New)
+      Groups.emplace_back();
+    Groups[It->second].push_back(I);
+  }
+  for (const std::vector<size_t> &G : Groups) {
+    const InstRow &F0 = IRows[G.front()];
+    UnifiedPerfRow Row;
+    Row.Name = F0.Name;
+    Row.Category = F0.Category;
+    Row.ProcessName = trackName(T, F0.I.E, 0);
+    Row.ProcessLabel = trackName(T, F0.I.E, 1);
+    Row.ThreadName = trackName(T, F0.I.E, 2);
+    Row.InputDims = F0.KeyPresent[0] ? F0.Keys[0] : "";
+    Row.InputType = F0.KeyPresent[1] ? F0.Keys[1] : "";
+    Row.InputStrides = F0.KeyPresent[2] ? F0.Keys[2] : "";
+    Row.ConcreteInputs = F0.KeyPresent[3] ? F0.Keys[3] : "";
+    Row.ExUid = F0.I.Uid;
+    Row.OperationCount = G.size();
+    Row.IsSynthetic = F0.I.Kernel != NoEvent;
+    auto Col = [&](double InstRow::*M) {
+      std::vector<double> V;
+      for (size_t I : G)
+        V.push_back(IRows[I].*M);
+      return V;
+    };
+    Row.DurationUs = aggregate(Col(&InstRow::Dur));
+    Row.Gflops = firstOf(Col(&InstRow::Gflops));
+    Row.DataMovedMB = firstOf(Col(&InstRow::DataMB));
+    Row.FlopsPerByte = firstOf(Col(&InstRow::FpB));
+    for (size_t I : G)
+      if (IRows[I].Spec) {
+        Row.ComputeSpec = *IRows[I].Spec;
+        break;
+      }
+    for (size_t I : G)
+      if (IRows[I].RoofB) {
+        Row.RooflineBound = *IRows[I].RoofB;
+        break;
+      }
+    Row.RooflineTimeUs = firstOf(Col(&InstRow::RoofT));
+    Row.PctRoofline = aggregate(Col(&InstRow::PctRoof));
+    Row.TBs = aggregate(Col(&InstRow::TBs));
+    Row.TFLOPSs = aggregate(Col(&InstRow::TFs));
+    Row.KernelTimeUs = aggregate(Col(&InstRow::KernelTime));
+    std::vector<std::vector<KernelDetail>> Lists;
+    Lists.reserve(G.size());
+    for (size_t I : G)
+      Lists.push_back(kernelDetailsOf(T, IRows[I].GpuEvents));
+    std::vector<const std::vector<KernelDetail> *> Ptrs;
+    for (const auto &L : Lists)
+      Ptrs.push_back(&L);
+    Row.KernelDetails = summarizeKernelDetails(Ptrs);
+    for (size_t I : G)
+      if (IRows[I].Params) {
+        Row.PerfParams = IRows[I].Params;
+        break;
+      }
+    Row.HasPerfModel = F0.HasModel;
+    Row.EntryPoint = entryPoint(T, F0.I.E);
+    Row.CallStackFull = callStackFull(T, F0.GpuEvents);
+    for (llvm::StringRef M : T.moduleStack(F0.I.E))
+      Row.ModuleChain.push_back(M.str());
+    for (size_t I : G)
+      Row.Instances.push_back(IRows[I].I.E);
+    Rows.push_back(std::move(Row));
+  }
+  std::stable_sort(Rows.begin(), Rows.end(),
+                   [](const UnifiedPerfRow &A, const UnifiedPerfRow &B) {
+                     double SA = *A.KernelTimeUs.Sum, SB = *B.KernelTimeUs.Sum;
+                     if (SA != SB)
+                       return SA > SB;
+                     return A.ExUid < B.ExUid;
+                   });
+  std::vector<double> Sums;
+  for (const UnifiedPerfRow &R : Rows)
+    Sums.push_back(*R.KernelTimeUs.Sum);
+  double Total = numpySum(Sums);
+  double Cum = 0;
+  for (UnifiedPerfRow &R : Rows) {
+    R.Percentage = Total > 0 ? *R.KernelTimeUs.Sum / Total * 100 : NaN;
+    Cum += R.Percentage;
+    R.CumulativePercentage = Cum;
+  }
+}
+
+TextTable UnifiedPerfTable::toTable(bool Roofline, bool CallStack) const {
+  TextTable Tab;
+  Tab.Name = "unified_perf_summary";
+  Tab.Columns = {"name", "op category", "process_name", "process_label",
+                 "thread_name", "Input Dims", "Input type", "Input Strides",
+                 "Concrete Inputs", "ex_UID", "operation_count",
+                 "total_duration_us", "mean_duration_us", "std_duration_us",
+                 "GFLOPS", "Data Moved (MB)", "FLOPS/Byte", "Compute Spec"};
+  if (Roofline)
+    Tab.Columns.push_back("Roofline Bound");
+  for (const char *C :
+       {"TB/s_mean", "TB/s_std", "TFLOPS/s_mean", "TFLOPS/s_std",
+        "Kernel Time (µs)_mean", "Kernel Time (µs)_std",
+        "Kernel Time (µs)_sum", "duration_us_median", "duration_us_min",
+        "duration_us_max", "TB/s_median", "TB/s_min", "TB/s_max",
+        "TFLOPS/s_median", "TFLOPS/s_min", "TFLOPS/s_max"})
+    Tab.Columns.push_back(C);
+  if (Roofline)
+    for (const char *C : {"Roofline Time (µs)_first", "Pct Roofline_mean",
+                          "Pct Roofline_median", "Pct Roofline_std",
+                          "Pct Roofline_min", "Pct Roofline_max"})
+      Tab.Columns.push_back(C);
+  for (const char *C :
+       {"Kernel Time (µs)_median", "Kernel Time (µs)_min",
+        "Kernel Time (µs)_max", "kernel_details_summary",
+        "trunc_kernel_details", "perf_params", "has_perf_model"})
+    Tab.Columns.push_back(C);
+  if (CallStack) {
+    Tab.Columns.push_back("entry_point");
+    Tab.Columns.push_back("call_stack_full");
+  }
+  Tab.Columns.push_back("Percentage (%)");
+  Tab.Columns.push_back("Cumulative Percentage (%)");
+
+  for (const UnifiedPerfRow &R : Rows) {
+    std::vector<std::string> C = {R.Name,         R.Category,
+                                  R.ProcessName,  R.ProcessLabel,
+                                  R.ThreadName,   R.InputDims,
+                                  R.InputType,    R.InputStrides,
+                                  R.ConcreteInputs, std::to_string(R.ExUid),
+                                  std::to_string(R.OperationCount),
+                                  cell(R.DurationUs.Sum), cell(R.DurationUs.Mean),
+                                  cell(R.DurationUs.Std), cell(R.Gflops),
+                                  cell(R.DataMovedMB), cell(R.FlopsPerByte),
+                                  R.ComputeSpec};
+    if (Roofline)
+      C.push_back(R.RooflineBound);
+    for (std::optional<double> V :
+         {R.TBs.Mean, R.TBs.Std, R.TFLOPSs.Mean, R.TFLOPSs.Std,
+          R.KernelTimeUs.Mean, R.KernelTimeUs.Std, R.KernelTimeUs.Sum,
+          R.DurationUs.Median, R.DurationUs.Min, R.DurationUs.Max,
+          R.TBs.Median, R.TBs.Min, R.TBs.Max, R.TFLOPSs.Median,
+          R.TFLOPSs.Min, R.TFLOPSs.Max})
+      C.push_back(cell(V));
+    if (Roofline)
+      for (std::optional<double> V :
+           {R.RooflineTimeUs, R.PctRoofline.Mean, R.PctRoofline.Median,
+            R.PctRoofline.Std, R.PctRoofline.Min, R.PctRoofline.Max})
+        C.push_back(cell(V));
+    for (std::optional<double> V : {R.KernelTimeUs.Median,
+                                    R.KernelTimeUs.Min, R.KernelTimeUs.Max})
+      C.push_back(cell(V));
+    C.push_back(formatKernelDetailsSummary(R.KernelDetails));
+    C.push_back(formatTruncKernelDetails(R.KernelDetails));
+    if (R.PerfParams) {
+      std::string P = "{";
+      for (size_t I = 0; I < R.PerfParams->size(); ++I) {
+        if (I)
+          P += ", ";
+        P += pyReprString((*R.PerfParams)[I].first) + ": " +
+             (*R.PerfParams)[I].second;
+      }
+      C.push_back(P + "}");
+    } else {
+      C.push_back("");
+    }
+    C.push_back(R.HasPerfModel ? "True" : "False");
+    if (CallStack) {
+      C.push_back(R.EntryPoint);
+      C.push_back(R.CallStackFull);
+    }
+    C.push_back(cell(R.Percentage));
+    C.push_back(cell(R.CumulativePercentage));
+    Tab.Rows.push_back(std::move(C));
+  }
+  return Tab;
+}
