@@ -8,7 +8,10 @@
 //
 // AM.get<X>() computes X once, on first use, and every pass shares the
 // result. Concurrent callers of the same analysis wait for the one that
-// computes it; dependency cycles are reported as errors, not deadlocks.
+// computes it. A dependency cycle (A needs B needs A, on one thread or
+// across threads) never deadlocks: it is detected when it closes and reported
+// as `tl-opt: error: analysis dependency cycle: a -> b -> a`, then the process
+// exits with code 2 (see AnalysisManager.cpp for why it cannot be an Error).
 //
 //===----------------------------------------------------------------------===//
 #ifndef TL_ANALYSIS_ANALYSISMANAGER_H
