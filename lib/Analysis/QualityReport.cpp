@@ -83,14 +83,26 @@ void tl::writeQualityJson(const TraceQuality &Q, const WorkloadInfo &W,
   J.attributeEnd();
 }
 
+/// A table cell: pipes would end the cell, newlines the row.
+static std::string cell(llvm::StringRef S) {
+  std::string R;
+  for (char C : S) {
+    if (C == '|')
+      R += "\\|";
+    else
+      R += C == '\n' ? ' ' : C;
+  }
+  return R;
+}
+
 void tl::renderQualityMarkdown(const TraceQuality &Q, const WorkloadInfo &W,
                                llvm::raw_ostream &OS,
                                const PipelineChoice *Choice) {
   OS << "## Workload: " << W.title() << "\n\n";
   OS << "| Fact | Value | Confidence | Evidence |\n|---|---|---|---|\n";
   for (const WorkloadFact &F : W.facts())
-    OS << "| " << F.Key << " | " << F.Value << " | " << confidenceName(F.Conf)
-       << " | " << F.Evidence << " |\n";
+    OS << "| " << F.Key << " | " << cell(F.Value) << " | "
+       << confidenceName(F.Conf) << " | " << cell(F.Evidence) << " |\n";
   OS << "\n## Trace quality: " << verdictName(Q.verdict()) << "\n\n";
   if (Q.issues().empty())
     OS << "No issues found.\n";
