@@ -211,3 +211,70 @@ TEST(Importer, MissingFile) {
             0u)
       << E;
 }
+
+TEST(Importer, MutatedInputsNeverCrash) {
+  // Deterministic byte mutations (flip, delete, insert, truncate) of a small
+  // valid trace, plain and gzip: each import either fails with an error or
+  // yields an IR that verifies.
+  std::string Base =
+      "{\"traceEvents\":[{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"op\","
+      "\"pid\":1,\"tid\":1,\"ts\":1.5,\"dur\":20,\"args\":{\"External id\":1,"
+      "\"Input Dims\":[[2,3],[]],\"Sequence number\":4}},"
+      "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\","
+      "\"pid\":1,\"tid\":1,\"ts\":2,\"dur\":3,\"args\":{\"correlation\":7}},"
+      "{\"ph\":\"s\",\"cat\":\"ac2g\",\"id\":7,\"pid\":1,\"tid\":1,\"ts\":2},"
+      "{\"ph\":\"f\",\"cat\":\"ac2g\",\"id\":7,\"pid\":0,\"tid\":7,\"ts\":9},"
+      "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k\",\"pid\":0,\"tid\":7,"
+      "\"ts\":9,\"dur\":1,\"args\":{\"correlation\":7,\"stream\":7}},"
+      "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":1,\"tid\":1,"
+      "\"args\":{\"name\":\"main\"}}],\"schemaVersion\":1}";
+  ASSERT_EQ(errorOf(Base), "");
+  uint64_t Seed = 12345;
+  auto Next = [&] {
+    Seed = Seed * 6364136223846793005ull + 1442695040888963407ull;
+    return uint32_t(Seed >> 33);
+  };
+  const char Alphabet[] = "{}[]\":,0123456789.eE-+ \\uXsfM\xff\x00";
+  unsigned Ok = 0, Failed = 0;
+  for (int Iter = 0; Iter < 3000; ++Iter) {
+    std::string S = Base;
+    unsigned Edits = 1 + Next() % 4;
+    for (unsigned I = 0; I < Edits && !S.empty(); ++I) {
+      size_t At = Next() % S.size();
+      char C = Alphabet[Next() % (sizeof(Alphabet) - 1)];
+      switch (Next() % 4) {
+      case 0:
+        S[At] = C;
+        break;
+      case 1:
+        S.erase(At, 1 + Next() % 8);
+        break;
+      case 2:
+        S.insert(At, 1, C);
+        break;
+      case 3:
+        S.resize(At);
+        break;
+      }
+    }
+    if (Iter % 3 == 0)
+      S = gzip(S);
+    if (Iter % 7 == 0 && S.size() > 4)
+      S[S.size() / 2] ^= 0x20; // damage the deflate stream too
+    auto T = importTraceFromBuffer(S, "m.json");
+    if (!T) {
+      std::string E = llvm::toString(T.takeError());
+      EXPECT_EQ(E.rfind("m.json: offset ", 0), 0u) << E;
+      ++Failed;
+      continue;
+    }
+    ++Ok;
+    EXPECT_FALSE(bool(verifyTrace(*T)));
+    std::string Out;
+    llvm::raw_string_ostream OS(Out);
+    printTrace(*T, OS);
+    printTraceSummary(*T, OS);
+  }
+  EXPECT_GT(Ok, 0u);
+  EXPECT_GT(Failed, 0u);
+}
