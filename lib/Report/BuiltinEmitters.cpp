@@ -5,14 +5,21 @@
 //
 //===----------------------------------------------------------------------===//
 #include "tl/Report/Emitter.h"
+#include "tl/Report/ReportEmitters.h"
 #include "tl/Report/PerfCsvTables.h"
 
 namespace tl {
 
+std::unique_ptr<Emitter> createPerfSheetsEmitter();
+
 void registerBuiltinEmitters(EmitterRegistry &Registry) {
   Registry.add(createFindingsJsonEmitter());
   Registry.add(createArtifactEmitter());
+  Registry.add(createReferenceDataEmitter());
+  Registry.add(createChartEmitter());
+  Registry.add(createAnalysisMdEmitter());
   Registry.add(createPerfReportCsvEmitter());
+  Registry.add(createPerfSheetsEmitter());
 }
 
 } // namespace tl

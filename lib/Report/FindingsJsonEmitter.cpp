@@ -1,19 +1,35 @@
 //===- FindingsJsonEmitter.cpp - findings.json -----------------------------===//
 //
-// Machine-readable findings: every field of every finding, in report order,
-// plus the passes that failed. Schema version bumps on incompatible change.
+// Machine-readable findings: run provenance (tool, pipeline, arch and its
+// kind, trace hash), GPU utilization, trace quality and workload, then every
+// field of every finding in report order (tier, then rank), plus the passes
+// that failed. Schema: docs/findings.schema.json; the version bumps on
+// incompatible change.
 //
 //===----------------------------------------------------------------------===//
-#include "tl/Report/Emitter.h"
+#include "ReportUtil.h"
 
+#include "tl/Analysis/AnalysisManager.h"
+#include "tl/Analysis/QualityReport.h"
+#include "tl/Analysis/TraceQuality.h"
+#include "tl/Analysis/WorkloadInfo.h"
+#include "tl/Report/Emitter.h"
+#include "tl/Report/ReportModel.h"
+
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/Support/xxhash.h"
 
 using namespace llvm;
 
 namespace tl {
 
 namespace {
+
+/// 2: report order, rank, score, trace, arch, utilization, quality.
+constexpr int64_t FindingsSchemaVersion = 2;
 
 void writeValue(json::OStream &J, const Value &V) {
   if (const double *D = std::get_if<double>(&V))
@@ -26,10 +42,28 @@ void writeValue(json::OStream &J, const Value &V) {
     J.value(std::get<std::string>(V));
 }
 
-void writeFinding(json::OStream &J, const Finding &F) {
+/// "xxh3_128:<32 hex digits>" of the trace file bytes (as stored, so a
+/// .json.gz hashes its compressed bytes); "" when unreadable.
+std::string traceHash(StringRef Path, uint64_t &Size) {
+  auto Buf = MemoryBuffer::getFile(Path, /*IsText=*/false,
+                                   /*RequiresNullTerminator=*/false);
+  if (!Buf)
+    return "";
+  StringRef Data = (*Buf)->getBuffer();
+  Size = Data.size();
+  XXH128_hash_t H = xxh3_128bits(arrayRefFromStringRef(Data));
+  return "xxh3_128:" + utohexstr(H.high64, true, 16) +
+         utohexstr(H.low64, true, 16);
+}
+
+void writeFinding(json::OStream &J, const Finding &F, const PItem *P) {
   J.object([&] {
     J.attribute("id", F.Id);
     J.attribute("tier", tierName(F.T));
+    if (P) {
+      J.attribute("rank", static_cast<int64_t>(P->Rank));
+      J.attribute("p_item", (Twine("P") + Twine(P->Rank)).str());
+    }
     J.attribute("pass", F.Pass);
     J.attribute("category", F.Category);
     J.attribute("title", F.Title);
@@ -63,6 +97,21 @@ void writeFinding(json::OStream &J, const Finding &F) {
     });
     J.attributeObject("impact", [&] {
       J.attribute("quantified", F.Imp.Quantified);
+      if (P && P->scored()) {
+        // The ranking score (percent of E2E), as the report prints it.
+        J.attributeObject("score", [&] {
+          J.attributeBegin("low");
+          jsonOptNum(J, P->Low);
+          J.attributeEnd();
+          J.attributeBegin("mid");
+          jsonOptNum(J, P->Mid);
+          J.attributeEnd();
+          J.attributeBegin("high");
+          jsonOptNum(J, P->High);
+          J.attributeEnd();
+          J.attribute("estimate_method", P->EstimateMethod);
+        });
+      }
       if (F.Imp.Quantified) {
         J.attribute("low_pct", F.Imp.LowPct);
         J.attribute("mid_pct", F.Imp.MidPct);
@@ -106,16 +155,63 @@ class FindingsJsonEmitter final : public Emitter {
 public:
   StringRef name() const override { return "findings-json"; }
   Error emit(const ReportContext &Ctx) override {
+    ReportModel M = ReportModel::build(Ctx);
+    const auto &Arch = Ctx.AM.options().Arch;
+    uint64_t Size = 0;
+    std::string Hash = traceHash(Ctx.TracePath, Size);
     return writeFileAtomically(Ctx.OutputDir, "findings.json",
                                [&](raw_ostream &OS) {
       json::OStream J(OS, /*IndentSize=*/2);
       J.object([&] {
-        J.attribute("schema_version", 1);
+        J.attribute("schema_version", FindingsSchemaVersion);
         J.attribute("tool", Ctx.ToolVersion);
         J.attribute("pipeline", Ctx.Pipeline);
+        J.attributeObject("trace", [&] {
+          J.attribute("path", Ctx.TracePath);
+          J.attribute("hash", Hash);
+          J.attribute("size_bytes", static_cast<int64_t>(Size));
+        });
+        J.attributeBegin("arch");
+        if (Arch)
+          J.object([&] {
+            J.attribute("name", Arch->Name);
+            J.attribute("kind", Arch->Source.empty() ? "datasheet"
+                                                     : Arch->Source);
+          });
+        else
+          J.value(nullptr);
+        J.attributeEnd();
+        const Utilization &U = M.utilization();
+        J.attributeObject("gpu_utilization", [&] {
+          J.attribute("available", U.Available);
+          J.attributeBegin("total_time_ms");
+          jsonNum(J, U.TotalMs);
+          J.attributeEnd();
+          J.attributeBegin("computation_time_percent");
+          jsonNum(J, U.ComputationPct);
+          J.attributeEnd();
+          J.attributeBegin("exposed_comm_time_percent");
+          jsonNum(J, U.ExposedCommPct);
+          J.attributeEnd();
+          J.attributeBegin("exposed_memcpy_time_percent");
+          jsonNum(J, U.ExposedMemcpyPct);
+          J.attributeEnd();
+          J.attributeBegin("idle_time_percent");
+          jsonNum(J, U.IdlePct);
+          J.attributeEnd();
+        });
+        J.attribute("top_bottleneck_category", M.topBottleneckKey());
+        writeQualityJson(Ctx.AM.get<TraceQuality>(),
+                         Ctx.AM.get<WorkloadInfo>(), J);
+        J.attributeObject("counts", [&] {
+          for (Tier T : {Tier::Compute, Tier::Fusion, Tier::System})
+            J.attribute(tierName(T),
+                        static_cast<int64_t>(M.items(T).size()));
+        });
         J.attributeArray("findings", [&] {
-          for (const Finding &F : Ctx.Findings)
-            writeFinding(J, F);
+          for (Tier T : {Tier::Compute, Tier::Fusion, Tier::System})
+            for (const PItem &P : M.items(T))
+              writeFinding(J, *P.F, &P);
         });
         J.attributeArray("failed_passes", [&] {
           for (const FailedPass &P : Ctx.Failed)

@@ -1,0 +1,26 @@
+//===- ReportEmitters.h - The report's built-in emitters -------*- C++ -*-===//
+//
+// Factories for the emitters registered by registerBuiltinEmitters(); each
+// one writes its files under ReportContext::OutputDir (docs/ReportFormat.md).
+//
+//===----------------------------------------------------------------------===//
+#ifndef TL_REPORT_REPORTEMITTERS_H
+#define TL_REPORT_REPORTEMITTERS_H
+
+#include "tl/Report/Emitter.h"
+
+#include <memory>
+
+namespace tl {
+
+/// analysis.md (tracelens-analysis §9).
+std::unique_ptr<Emitter> createAnalysisMdEmitter();
+/// priority_data.json, category_data/category_manifest.json, metadata/*.json
+/// in the reference's schemas (§3, §7).
+std::unique_ptr<Emitter> createReferenceDataEmitter();
+/// performance_breakdown.svg and gpu_timeline.svg.
+std::unique_ptr<Emitter> createChartEmitter();
+
+} // namespace tl
+
+#endif // TL_REPORT_REPORTEMITTERS_H

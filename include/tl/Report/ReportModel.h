@@ -1,0 +1,146 @@
+//===- ReportModel.h - Ranked findings and summary numbers -----*- C++ -*-===//
+//
+// The aggregation step of the report (tracelens-analysis §7): every pass's
+// findings become P-items, ranked per tier by impact (stable), plus the
+// top-operations table ("priorities"), per-category rollups, the unmodelled
+// fallback entries and the executive-summary numbers. Every emitter
+// (analysis.md, findings.json, priority_data.json, charts) renders this one
+// model, so they always agree.
+//
+// The model is built from Finding objects, not from files, so third-party
+// pass plugins rank like built-in ones. The metric names it reads are listed
+// in docs/ReportFormat.md ("Metrics the report reads").
+//
+//===----------------------------------------------------------------------===//
+#ifndef TL_REPORT_REPORTMODEL_H
+#define TL_REPORT_REPORTMODEL_H
+
+#include "tl/Report/Finding.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tl {
+
+struct ReportContext;
+
+/// The five gpu_utilization keys of the reference (§3.1); percents of E2E.
+struct Utilization {
+  bool Available = false;
+  double TotalMs = 0;
+  double ComputationPct = 0;
+  double ExposedCommPct = 0;
+  double ExposedMemcpyPct = 0;
+  double IdlePct = 0;
+  double computationMs() const { return TotalMs * ComputationPct / 100; }
+};
+
+/// One op category of the trace (§3.6, §3.8): a manifest entry.
+struct CategoryInfo {
+  std::string Key;         // "gemm", "sdpa_fwd"
+  std::string DisplayName; // the raw op-category label: "GEMM", "SDPA_fwd"
+  uint64_t OpsCount = 0;   // unique op signatures (rows)
+  double GpuKernelTimeMs = 0;
+  double CpuDurationMs = 0;
+  double SyncTimeMs = 0;
+  uint64_t SyncOpsCount = 0;
+  bool HasSyncBottleneck = false;
+};
+
+/// Reference category key of an op-category label (§3.6): spaces and '/'
+/// become '_', lower-cased; empty -> "other".
+std::string categoryKey(llvm::StringRef Label);
+
+/// A finding placed in the ranked report.
+struct PItem {
+  const Finding *F = nullptr;
+  /// 1..n within its tier; the P-number of analysis.md.
+  unsigned Rank = 0;
+  /// Reference category key (compute tier) or the finding's category.
+  std::string CategoryKey;
+  /// Rank of the finding inside its category (metric `rank`, else emission
+  /// order within the category), compute tier only.
+  unsigned CategoryRank = 0;
+  /// impact_score / _low / _high, percent of E2E; absent when the finding
+  /// is not scored at all.
+  std::optional<double> Low, Mid, High;
+  /// "quantified" or "heuristic".
+  std::string EstimateMethod;
+  bool isHeuristic() const { return EstimateMethod == "heuristic"; }
+  bool scored() const { return Mid.has_value(); }
+};
+
+/// Per-category quantified rollup (§7 step 3-4).
+struct CategoryRollup {
+  std::string Category;
+  double Low = 0, Mid = 0, High = 0;
+  /// Σ member_count of the category's quantified findings (the reference
+  /// always writes 0 here; see docs/ReportFormat.md "Deviations").
+  uint64_t OperationCount = 0;
+};
+
+/// One row of the top-operations table (§7 step 5).
+struct Priority {
+  unsigned Rank = 0;
+  std::string Category;
+  std::string DisplayName;
+  std::optional<double> Low, Mid, High;
+  std::optional<double> GpuKernelTimeMs;
+  std::string Source; // "findings_rollup" or "manifest_fallback"
+};
+
+class ReportModel {
+public:
+  /// From the run: utilization from GpuTimeline, categories from
+  /// UnifiedPerfTable (when the trace supports them).
+  static ReportModel build(const ReportContext &Ctx);
+  /// From explicit inputs (unit tests, other front ends).
+  static ReportModel build(llvm::ArrayRef<Finding> Findings, Utilization U,
+                           std::vector<CategoryInfo> Categories);
+
+  const Utilization &utilization() const { return U; }
+  llvm::ArrayRef<CategoryInfo> categories() const { return Categories; }
+  const CategoryInfo *category(llvm::StringRef Key) const;
+  std::string displayName(llvm::StringRef Key) const;
+
+  /// Ranked P-items of one tier.
+  llvm::ArrayRef<PItem> items(Tier T) const { return Items[unsigned(T)]; }
+  /// The P-item of a finding (null if the finding is not ranked).
+  const PItem *itemFor(const Finding &F) const;
+
+  llvm::ArrayRef<CategoryRollup> rollups() const { return Rollups; }
+  llvm::ArrayRef<Priority> priorities() const { return Priorities; }
+
+  /// 5 % of computation time: categories above it with no finding are
+  /// listed as unmodelled (§7 step 5).
+  double fallbackThresholdMs() const { return 0.05 * U.computationMs(); }
+  /// Share of computation time of a category's kernel time (percent).
+  std::optional<double> percentOfCompute(double Ms) const;
+  /// The executive summary's top bottleneck: priorities[0], else the
+  /// category with most kernel time; null when there is none.
+  const CategoryInfo *topBottleneck() const;
+  std::string topBottleneckKey() const;
+
+private:
+  Utilization U;
+  std::vector<CategoryInfo> Categories;
+  std::vector<PItem> Items[3];
+  std::vector<CategoryRollup> Rollups;
+  std::vector<Priority> Priorities;
+};
+
+/// The metric of F named Name as a number (double or integer metric).
+std::optional<double> numericMetric(const Finding &F, llvm::StringRef Name);
+/// The metric of F named Name as a string ("" when absent or not a string).
+std::string stringMetric(const Finding &F, llvm::StringRef Name);
+
+/// Python-style round half-even to N decimals (2 for impact scores).
+double roundTo(double V, int N);
+
+} // namespace tl
+
+#endif // TL_REPORT_REPORTMODEL_H

@@ -1,0 +1,312 @@
+//===- ChartEmitter.cpp - SVG charts linked from analysis.md --------------===//
+//
+// Two self-contained SVG files (no dependency, any browser renders them):
+//   performance_breakdown.svg  the reference's perf plot (§9.1): one stacked
+//                              bar of per-category kernel time plus
+//                              non-computing time, legend below.
+//   gpu_timeline.svg           busy / idle / communication / memcpy per time
+//                              bucket, for the whole GPU (exposed view) and
+//                              per stream.
+//
+//===----------------------------------------------------------------------===//
+#include "ReportUtil.h"
+
+#include "tl/Analysis/AnalysisManager.h"
+#include "tl/Analysis/GpuTimeline.h"
+#include "tl/Analysis/WorkloadInfo.h"
+#include "tl/IR/Trace.h"
+#include "tl/Report/ReportEmitters.h"
+#include "tl/Report/ReportModel.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <map>
+
+using namespace llvm;
+
+namespace tl {
+namespace {
+
+const char *const Palette[] = {"#e74c3c", "#e67e22", "#f1c40f", "#2ecc71",
+                               "#9b59b6", "#1abc9c", "#e84393", "#3498db"};
+constexpr StringLiteral NonComputing = "#aab7c4";
+constexpr StringLiteral CompColor = "#3498db", CommColor = "#e67e22",
+                        CopyColor = "#2ecc71", IdleColor = "#ecf0f1";
+
+std::string xmlEscape(StringRef S) {
+  std::string O;
+  for (char C : S) {
+    switch (C) {
+    case '&': O += "&amp;"; break;
+    case '<': O += "&lt;"; break;
+    case '>': O += "&gt;"; break;
+    case '"': O += "&quot;"; break;
+    default: O += C;
+    }
+  }
+  return O;
+}
+
+std::string num(double V) { return fixed(V, 2); }
+
+void svgBegin(raw_ostream &OS, int W, int H, StringRef Title) {
+  OS << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+  OS << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << W
+     << "\" height=\"" << H << "\" viewBox=\"0 0 " << W << " " << H
+     << "\" font-family=\"DejaVu Sans, Arial, sans-serif\">\n";
+  OS << "<title>" << xmlEscape(Title) << "</title>\n";
+  OS << "<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n";
+}
+
+/// Segments of the breakdown bar: compute categories by kernel time, then
+/// the rest of E2E as non-computing time (§9.1).
+struct Segment {
+  std::string Label;
+  double Ms;
+  std::string Color;
+};
+
+std::vector<Segment> breakdown(const ReportModel &M) {
+  std::vector<const CategoryInfo *> Cats;
+  for (const CategoryInfo &C : M.categories())
+    if (C.GpuKernelTimeMs > 0)
+      Cats.push_back(&C);
+  std::stable_sort(Cats.begin(), Cats.end(),
+                   [](const CategoryInfo *A, const CategoryInfo *B) {
+                     return A->GpuKernelTimeMs > B->GpuKernelTimeMs;
+                   });
+  std::vector<Segment> S;
+  double Sum = 0;
+  for (size_t I = 0; I < Cats.size(); ++I) {
+    std::string L = Cats[I]->Key;
+    if (!L.empty())
+      L[0] = toUpper(L[0]);
+    S.push_back({L, Cats[I]->GpuKernelTimeMs, Palette[I % 8]});
+    Sum += Cats[I]->GpuKernelTimeMs;
+  }
+  double Rest = M.utilization().TotalMs - Sum;
+  if (Rest > 0)
+    S.push_back({"Non-computing", Rest, NonComputing.str()});
+  return S;
+}
+
+void writeBreakdown(raw_ostream &OS, const ReportModel &M, StringRef Title) {
+  std::vector<Segment> Segs = breakdown(M);
+  double Total = M.utilization().TotalMs;
+  const int W = 1200, X0 = 60, BarW = W - 2 * X0, BarY = 60, BarH = 70;
+  unsigned Cols = std::max<unsigned>(1, std::min<unsigned>(Segs.size(), 4));
+  unsigned Rows = (Segs.size() + Cols - 1) / Cols;
+  int H = BarY + BarH + 70 + Rows * 24 + 20;
+  svgBegin(OS, W, H, Title);
+  OS << "<text x=\"" << W / 2 << "\" y=\"30\" text-anchor=\"middle\" "
+        "font-size=\"18\" font-weight=\"bold\">"
+     << xmlEscape(Title) << "</text>\n";
+  if (Segs.empty() || Total <= 0) {
+    OS << "<text x=\"" << W / 2 << "\" y=\"" << BarY + BarH / 2
+       << "\" text-anchor=\"middle\" font-size=\"14\" fill=\"#555\">No GPU "
+          "time in this trace</text>\n</svg>\n";
+    return;
+  }
+  double Scale = BarW / std::max(Total, 1e-12);
+  double X = X0;
+  for (const Segment &S : Segs) {
+    double Wd = S.Ms * Scale;
+    OS << "<rect x=\"" << num(X) << "\" y=\"" << BarY << "\" width=\""
+       << num(Wd) << "\" height=\"" << BarH << "\" fill=\"" << S.Color
+       << "\" fill-opacity=\"0.95\" stroke=\"#ffffff\" stroke-width=\"0.9\">"
+       << "<title>" << xmlEscape(S.Label) << ": " << fixed(S.Ms, 3)
+       << " ms</title></rect>\n";
+    X += Wd;
+  }
+  // Axis with five ticks, labelled in ms.
+  int AxisY = BarY + BarH + 8;
+  OS << "<line x1=\"" << X0 << "\" y1=\"" << AxisY << "\" x2=\"" << X0 + BarW
+     << "\" y2=\"" << AxisY << "\" stroke=\"#333\"/>\n";
+  for (int I = 0; I <= 5; ++I) {
+    double TX = X0 + BarW * I / 5.0;
+    OS << "<line x1=\"" << num(TX) << "\" y1=\"" << AxisY << "\" x2=\""
+       << num(TX) << "\" y2=\"" << AxisY + 5 << "\" stroke=\"#333\"/>\n";
+    OS << "<text x=\"" << num(TX) << "\" y=\"" << AxisY + 18
+       << "\" text-anchor=\"middle\" font-size=\"11\">"
+       << fixed(Total * I / 5.0, 2) << "</text>\n";
+  }
+  OS << "<text x=\"" << W / 2 << "\" y=\"" << AxisY + 36
+     << "\" text-anchor=\"middle\" font-size=\"12\">GPU time (ms)</text>\n";
+  int LY = AxisY + 60, ColW = BarW / Cols;
+  for (size_t I = 0; I < Segs.size(); ++I) {
+    int LX = X0 + (I % Cols) * ColW, Y = LY + (I / Cols) * 24;
+    const Segment &S = Segs[I];
+    OS << "<rect x=\"" << LX << "\" y=\"" << Y - 11 << "\" width=\"14\" "
+       << "height=\"14\" fill=\"" << S.Color << "\"/>\n";
+    OS << "<text x=\"" << LX + 20 << "\" y=\"" << Y
+       << "\" font-size=\"12\">" << xmlEscape(S.Label) << " — "
+       << fixed(S.Ms, 1) << " ms (" << fixed(S.Ms / Total * 100, 1)
+       << "%)</text>\n";
+  }
+  OS << "</svg>\n";
+}
+
+/// Overlap of [A,B] with the sorted, merged intervals.
+double overlap(ArrayRef<Interval> Iv, double A, double B) {
+  auto It = std::lower_bound(
+      Iv.begin(), Iv.end(), A,
+      [](const Interval &I, double V) { return I.End < V; });
+  double Sum = 0;
+  for (; It != Iv.end() && It->Start < B; ++It)
+    Sum += std::max(0.0, std::min(B, It->End) - std::max(A, It->Start));
+  return Sum;
+}
+
+void writeTimeline(raw_ostream &OS, const Trace &T, const GpuTimeline &TL,
+                   StringRef Title) {
+  constexpr unsigned Buckets = 120, MaxStreams = 16;
+  const int W = 1200, X0 = 170, PlotW = W - X0 - 30, RowH = 22, Top = 60;
+
+  // Per-stream busy time per bucket and kind.
+  struct StreamRow {
+    std::string Label;
+    double Busy = 0;
+    std::vector<double> Kind[3];
+  };
+  double Start = TL.start(), Span = std::max(TL.totalTime(), 1e-9);
+  double BW = Span / Buckets;
+  std::map<std::pair<int64_t, int64_t>, StreamRow> Streams;
+  for (EventId E : TL.events()) {
+    auto Key = std::make_pair(T.device(E).value_or(-1),
+                              T.stream(E).value_or(-1));
+    StreamRow &R = Streams[Key];
+    if (R.Kind[0].empty()) {
+      R.Label = "GPU " + std::to_string(Key.first) + " stream " +
+                std::to_string(Key.second);
+      for (auto &K : R.Kind)
+        K.assign(Buckets, 0);
+    }
+    unsigned Kd = static_cast<unsigned>(gpuBucket(T, E));
+    double S = T.ts(E) - Start, En = S + T.dur(E);
+    R.Busy += T.dur(E);
+    for (unsigned B = std::min<unsigned>(Buckets - 1, std::max(0.0, S / BW));
+         B < Buckets && B * BW < En; ++B)
+      R.Kind[Kd][B] += std::max(0.0, std::min(En, (B + 1) * BW) -
+                                         std::max(S, B * BW));
+  }
+  std::vector<StreamRow *> Rows;
+  for (auto &[K, R] : Streams)
+    Rows.push_back(&R);
+  std::stable_sort(Rows.begin(), Rows.end(),
+                   [](const StreamRow *A, const StreamRow *B) {
+                     return A->Busy > B->Busy;
+                   });
+  size_t Hidden = Rows.size() > MaxStreams ? Rows.size() - MaxStreams : 0;
+  Rows.resize(std::min<size_t>(Rows.size(), MaxStreams));
+
+  int H = Top + (Rows.size() + 1) * (RowH + 6) + 90;
+  svgBegin(OS, W, H, Title);
+  OS << "<text x=\"" << W / 2 << "\" y=\"30\" text-anchor=\"middle\" "
+        "font-size=\"18\" font-weight=\"bold\">"
+     << xmlEscape(Title) << "</text>\n";
+  if (!TL.hasGpuEvents()) {
+    OS << "<text x=\"" << W / 2 << "\" y=\"" << Top + 20
+       << "\" text-anchor=\"middle\" font-size=\"14\" fill=\"#555\">No GPU "
+          "events in this trace</text>\n</svg>\n";
+    return;
+  }
+  double CW = double(PlotW) / Buckets;
+  auto Column = [&](int Y, unsigned B, double Comp, double Comm, double Copy) {
+    double Y0 = Y + RowH;
+    const std::pair<double, StringRef> Parts[] = {
+        {Comp, CompColor}, {Comm, CommColor}, {Copy, CopyColor}};
+    OS << "<rect x=\"" << num(X0 + B * CW) << "\" y=\"" << Y << "\" width=\""
+       << num(CW) << "\" height=\"" << RowH << "\" fill=\"" << IdleColor
+       << "\"/>\n";
+    for (const auto &[Frac, Color] : Parts) {
+      double F = std::clamp(Frac, 0.0, 1.0);
+      if (F <= 0)
+        continue;
+      double Hh = F * RowH;
+      Y0 -= Hh;
+      OS << "<rect x=\"" << num(X0 + B * CW) << "\" y=\"" << num(Y0)
+         << "\" width=\"" << num(CW) << "\" height=\"" << num(Hh)
+         << "\" fill=\"" << Color << "\"/>\n";
+    }
+  };
+  // Whole GPU: computation, then exposed communication and memcpy.
+  int Y = Top;
+  OS << "<text x=\"" << X0 - 8 << "\" y=\"" << Y + RowH - 6
+     << "\" text-anchor=\"end\" font-size=\"12\" font-weight=\"bold\">All "
+        "(exposed)</text>\n";
+  for (unsigned B = 0; B < Buckets; ++B) {
+    double A = Start + B * BW, E = A + BW;
+    double Busy = overlap(TL.mergedAll(), A, E);
+    double Comp = overlap(TL.merged(GpuBucket::Computation), A, E);
+    double Comm = std::min(overlap(TL.merged(GpuBucket::Communication), A, E),
+                           Busy - Comp);
+    double Copy = std::max(0.0, Busy - Comp - std::max(0.0, Comm));
+    Column(Y, B, Comp / BW, std::max(0.0, Comm) / BW, Copy / BW);
+  }
+  for (StreamRow *R : Rows) {
+    Y += RowH + 6;
+    OS << "<text x=\"" << X0 - 8 << "\" y=\"" << Y + RowH - 6
+       << "\" text-anchor=\"end\" font-size=\"12\">" << xmlEscape(R->Label)
+       << "</text>\n";
+    for (unsigned B = 0; B < Buckets; ++B)
+      Column(Y, B, R->Kind[0][B] / BW, R->Kind[1][B] / BW,
+             R->Kind[2][B] / BW);
+  }
+  Y += RowH + 22;
+  OS << "<text x=\"" << X0 << "\" y=\"" << Y << "\" font-size=\"11\">"
+     << "0 ms</text>\n";
+  OS << "<text x=\"" << X0 + PlotW << "\" y=\"" << Y
+     << "\" text-anchor=\"end\" font-size=\"11\">" << fixed(Span / 1000, 3)
+     << " ms</text>\n";
+  if (Hidden)
+    OS << "<text x=\"" << X0 + PlotW / 2 << "\" y=\"" << Y
+       << "\" text-anchor=\"middle\" font-size=\"11\">(" << Hidden
+       << " less busy stream(s) not shown)</text>\n";
+  Y += 24;
+  const std::pair<StringRef, StringRef> Legend[] = {
+      {"computation", CompColor},
+      {"communication", CommColor},
+      {"memcpy", CopyColor},
+      {"idle", IdleColor}};
+  int LX = X0;
+  for (const auto &[Name, Color] : Legend) {
+    OS << "<rect x=\"" << LX << "\" y=\"" << Y - 11 << "\" width=\"14\" "
+       << "height=\"14\" fill=\"" << Color << "\" stroke=\"#999\"/>\n";
+    OS << "<text x=\"" << LX + 20 << "\" y=\"" << Y << "\" font-size=\"12\">"
+       << Name << "</text>\n";
+    LX += 150;
+  }
+  OS << "</svg>\n";
+}
+
+class ChartEmitter final : public Emitter {
+public:
+  StringRef name() const override { return "charts"; }
+  Error emit(const ReportContext &Ctx) override {
+    ReportModel M = ReportModel::build(Ctx);
+    const WorkloadInfo &W = Ctx.AM.get<WorkloadInfo>();
+    const auto &Arch = Ctx.AM.options().Arch;
+    std::string Who = W.title() + " on " + (Arch ? Arch->Name : "GPU");
+    if (Error E = writeFileAtomically(
+            Ctx.OutputDir, "performance_breakdown.svg", [&](raw_ostream &OS) {
+              writeBreakdown(OS, M, Who + " — Performance Breakdown");
+            }))
+      return E;
+    return writeFileAtomically(
+        Ctx.OutputDir, "gpu_timeline.svg", [&](raw_ostream &OS) {
+          writeTimeline(OS, Ctx.T, Ctx.AM.get<GpuTimeline>(),
+                        Who + " — GPU Timeline");
+        });
+  }
+};
+
+} // namespace
+
+std::unique_ptr<Emitter> createChartEmitter() {
+  return std::make_unique<ChartEmitter>();
+}
+
+} // namespace tl

@@ -1,0 +1,219 @@
+//===- Prose.cpp - Deterministic, evidence-citing report prose ------------===//
+//
+// Templates follow the rules the reference gives its LLM agents (§11.3):
+// actions by bound type, vendor-agnostic vocabulary, no claims the trace
+// cannot support (occupancy, cache hit rates, ...). A pass's own
+// recommendation (Finding::Rec) always wins over the template.
+//
+//===----------------------------------------------------------------------===//
+#include "Prose.h"
+#include "ReportUtil.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/Twine.h"
+
+using namespace llvm;
+
+namespace tl {
+
+std::string proseHook(StringRef Id, StringRef Field, StringRef Text) {
+  return ("<!-- tl-prose finding=" + Id + " field=" + Field + " -->" + Text +
+          "<!-- /tl-prose -->")
+      .str();
+}
+
+namespace {
+
+std::string pct(double V) { return fixed(V, 2) + "%"; }
+std::string ms(double V) { return fixed(V, 3) + " ms"; }
+
+std::string impactRange(const PItem &P) {
+  if (!P.scored())
+    return "";
+  return score(P.Low) + "–" + score(P.High) + "% of end-to-end GPU time";
+}
+
+/// Numbers the sentence can cite, when the pass attached them.
+struct Facts {
+  std::optional<double> TimeMs, PctTotal, Eff, Members, FlopsPerByte;
+  std::string Bound, Library, Bucket;
+  explicit Facts(const Finding &F) {
+    TimeMs = numericMetric(F, "time_ms");
+    PctTotal = numericMetric(F, "percent_of_total");
+    Eff = numericMetric(F, "efficiency_pct");
+    Members = numericMetric(F, "member_count");
+    FlopsPerByte = numericMetric(F, "flops_per_byte");
+    Bound = stringMetric(F, "bound_type");
+    Library = stringMetric(F, "library");
+    Bucket = stringMetric(F, "eff_bucket");
+  }
+};
+
+std::string computeAction(const PItem &P, const Facts &X, StringRef Cat) {
+  bool Sdpa = StringRef(P.CategoryKey).starts_with("sdpa") ||
+              P.CategoryKey == "inferenceattention";
+  if (P.isHeuristic())
+    return "Add or enable a performance model for these operations (shapes "
+           "recorded with record_shapes=True) so their gap to roofline can be "
+           "measured; until then, profile the dominant kernel with hardware "
+           "counters before tuning it.";
+  if (X.Bound == "compute") {
+    if (Sdpa)
+      return "Use the attention backend's tuned kernel for these shapes "
+             "(flash/memory-efficient path, larger head-dim tiles); check "
+             "grouped-query attention is used when the model allows it.";
+    return "Tune tile sizes for these shapes in the vendor GEMM library (or "
+           "try its autotuned variants), and use a narrower precision if the "
+           "model tolerates it.";
+  }
+  if (X.Bound == "memory") {
+    if (Cat == "gemm")
+      return "Batch the small GEMMs into fewer, larger calls (grouped or "
+             "batched GEMM) so each kernel moves more data per launch.";
+    return "Reduce the bytes these kernels move: fuse the producer/consumer "
+           "chain (see Kernel Fusion Opportunities) and batch high-count "
+           "launches into fewer kernels.";
+  }
+  return "Profile the dominant kernel with hardware counters and generate a "
+         "reproducer for the kernel team.";
+}
+
+} // namespace
+
+Prose writeProse(const PItem &P, const ReportModel &M) {
+  const Finding &F = *P.F;
+  Facts X(F);
+  Prose R;
+  std::string Cat = M.displayName(P.CategoryKey);
+  R.Title = F.Title.empty() ? Cat + " finding" : F.Title;
+  std::string Range = impactRange(P);
+
+  // Insight: what the trace shows, with its numbers.
+  std::string Ins;
+  switch (F.T) {
+  case Tier::Compute: {
+    std::string Who =
+        X.Members ? Twine(static_cast<int64_t>(*X.Members)).str() + " " + Cat +
+                        " operation(s)"
+                  : Cat + " operations";
+    Ins = Who;
+    if (X.TimeMs)
+      Ins += " take " + ms(*X.TimeMs);
+    if (X.PctTotal)
+      Ins += " (" + pct(*X.PctTotal) + " of end-to-end time)";
+    if (X.Eff)
+      Ins += " and reach " + pct(*X.Eff) + " of their roofline";
+    if (!X.Bound.empty() && X.Bound != "unmodeled")
+      Ins += " (" + X.Bound + "-bound)";
+    if (P.isHeuristic())
+      Ins += "; no performance model covers them, so the estimate is a share "
+             "of their GPU time";
+    break;
+  }
+  case Tier::Fusion:
+    Ins = "A recurring kernel sequence could run as one kernel";
+    if (auto K = numericMetric(F, "kernel_count"))
+      Ins += " (" + Twine(static_cast<int64_t>(*K)).str() + " kernels";
+    if (auto I = numericMetric(F, "instance_count"))
+      Ins += ", " + Twine(static_cast<int64_t>(*I)).str() + " instances";
+    if (numericMetric(F, "kernel_count"))
+      Ins += ")";
+    if (X.TimeMs)
+      Ins += ", " + ms(*X.TimeMs) + " of kernel time";
+    break;
+  case Tier::System:
+    Ins = F.Title;
+    for (const Metric &Mt : F.Metrics) {
+      if (std::get_if<std::string>(&Mt.V))
+        continue;
+      std::string V;
+      raw_string_ostream OS(V);
+      printValue(OS, Mt.V);
+      Ins += (Ins == F.Title ? ": " : ", ") + Mt.Name + " = " + V + Mt.Unit;
+      if (Ins.size() > 200)
+        break;
+    }
+    break;
+  }
+  if (!Range.empty())
+    Ins += "; closing the gap is worth " + Range;
+  R.Insight = Ins + ".";
+
+  // Action: the pass's recommendation, else the template.
+  if (!F.Rec.Action.empty())
+    R.Action = F.Rec.Action;
+  else if (F.T == Tier::Compute)
+    R.Action = computeAction(P, X, P.CategoryKey);
+  else if (F.T == Tier::Fusion)
+    R.Action = "Fuse the sequence into one kernel (a compiler such as "
+               "torch.compile, or an existing fused operator) so the "
+               "intermediates stay on chip.";
+  else
+    R.Action = "Profile with hardware counters and the host timeline to find "
+               "what the GPU waits on.";
+  if (!F.Rec.Mechanism.empty())
+    R.Action += " Mechanism: " + F.Rec.Mechanism;
+  if (!StringRef(R.Action).ends_with("."))
+    R.Action += ".";
+
+  R.Expected = !F.Rec.Expected.empty()
+                   ? F.Rec.Expected
+                   : (F.T == Tier::System
+                          ? "less idle or exposed time on the GPU timeline"
+                          : "lower kernel time for the listed operations");
+
+  R.Identification = R.Insight + " (source: `findings.json` → `findings[id=" +
+                     F.Id + "]`)";
+  if (F.T == Tier::Compute) {
+    if (P.isHeuristic())
+      R.Reasoning = "The trace has no FLOP/byte model for these operations, so "
+                    "their distance from the hardware limit cannot be "
+                    "measured; their share of GPU time alone makes them worth "
+                    "a look.";
+    else if (X.Bound == "memory")
+      R.Reasoning = "These kernels are limited by memory bandwidth" +
+                    (X.Eff ? " yet reach only " + pct(*X.Eff) +
+                                 " of peak HBM bandwidth"
+                           : std::string()) +
+                    "; small or poorly shaped transfers and many short "
+                    "launches keep them from streaming at full rate.";
+    else if (X.Bound == "compute")
+      R.Reasoning = "These kernels are limited by math throughput" +
+                    (X.Eff ? " yet reach only " + pct(*X.Eff) +
+                                 " of peak TFLOPS"
+                           : std::string()) +
+                    "; the shapes may not fill the GPU's tiles.";
+    else
+      R.Reasoning = "The trace shows the time but not the cause; hardware "
+                    "counters are needed to say more.";
+  } else if (F.T == Tier::System) {
+    R.Reasoning = "The GPU timeline shows time in which the GPU is not doing "
+                  "useful computation; the metrics above measure how much.";
+  }
+  R.Resolution = R.Action + " Expected: " + R.Expected + ".";
+  return R;
+}
+
+std::string executiveSummaryProse(const ReportModel &M) {
+  const Utilization &U = M.utilization();
+  if (!U.Available)
+    return "The trace has no GPU activity on its timeline, so no time "
+           "breakdown can be computed.";
+  std::string S = "The profiled window spans " + fixed(U.TotalMs, 3) +
+                  " ms of GPU time, of which " + fixed(U.ComputationPct, 2) +
+                  "% is computation, " + fixed(U.IdlePct, 2) + "% idle and " +
+                  fixed(U.ExposedCommPct, 2) +
+                  "% exposed communication.";
+  if (const CategoryInfo *C = M.topBottleneck())
+    S += " The top bottleneck category is " + C->DisplayName + " (" +
+         fixed(C->GpuKernelTimeMs, 3) + " ms of kernel time).";
+  size_t N = M.items(Tier::Compute).size() + M.items(Tier::Fusion).size() +
+             M.items(Tier::System).size();
+  S += " The analysis found " + std::to_string(N) +
+       " optimization item(s), ranked by estimated impact below.";
+  if (U.IdlePct > 15)
+    S += " Idle time above 15% points at host-side overhead first.";
+  return S;
+}
+
+} // namespace tl

@@ -1,0 +1,466 @@
+//===- ReferenceDataEmitter.cpp - priority_data.json and friends ----------===//
+//
+// Files in the reference's schemas (tracelens-analysis §3.1, §3.6-§3.9, §7)
+// so scripts and validators written for TraceLens keep working on our
+// output: priority_data.json, category_data/category_manifest.json,
+// metadata/<category>_metadata.json and metadata/model_info.json.
+//
+// Members and all_estimates are copied from the passes' own
+// category_data/<cat>_metrics.json artifacts when they exist; everything
+// else comes from the ReportModel.
+//
+//===----------------------------------------------------------------------===//
+#include "ReportUtil.h"
+
+#include "tl/Analysis/AnalysisManager.h"
+#include "tl/Analysis/GpuTimeline.h"
+#include "tl/Analysis/WorkloadInfo.h"
+#include "tl/Report/ReportEmitters.h"
+#include "tl/Report/ReportModel.h"
+#include "tl/Support/PyFormat.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <map>
+
+using namespace llvm;
+
+namespace tl {
+namespace {
+
+constexpr StringLiteral TimeNote =
+    "Use gpu_kernel_time_ms for bottleneck prioritization. sync_time_ms "
+    "indicates host-device sync overhead.";
+constexpr StringLiteral ManifestNote =
+    "Use gpu_kernel_time_ms for bottleneck prioritization. cpu_duration_ms "
+    "includes sync/launch overhead.";
+constexpr StringLiteral NotInferred = "Cannot be inferred from trace";
+
+/// json::Value printer with Python float spelling. Depth-capped: pass
+/// artifacts are a few levels deep.
+void writeJson(json::OStream &J, const json::Value &V, unsigned Depth = 0) {
+  if (Depth > 32) {
+    J.value(nullptr);
+    return;
+  }
+  if (const json::Object *O = V.getAsObject()) {
+    // json::Object is unordered; print keys sorted for stable output.
+    std::vector<StringRef> Keys;
+    for (const auto &KV : *O)
+      Keys.push_back(KV.first);
+    llvm::sort(Keys);
+    J.object([&] {
+      for (StringRef K : Keys) {
+        J.attributeBegin(K);
+        writeJson(J, *O->get(K), Depth + 1);
+        J.attributeEnd();
+      }
+    });
+  } else if (const json::Array *A = V.getAsArray()) {
+    J.array([&] {
+      for (const json::Value &E : *A)
+        writeJson(J, E, Depth + 1);
+    });
+  } else if (V.kind() == json::Value::Number && !V.getAsInteger()) {
+    jsonNum(J, *V.getAsNumber());
+  } else {
+    J.value(V);
+  }
+}
+
+/// Skill names of the reference's analyzer map (§3.6).
+StringRef skillFor(StringRef Key) {
+  return StringSwitch<StringRef>(Key)
+      .Cases("gemm", "groupedgemm_fwd", "groupedgemm_bwd", "gemm-analyzer")
+      .Cases("moe_fused", "moe_unfused", "moe-analyzer")
+      .Cases("sdpa_fwd", "sdpa_bwd", "inferenceattention", "sdpa-analyzer")
+      .Case("elementwise", "elementwise-analyzer")
+      .Case("reduce", "reduce-analyzer")
+      .Case("triton", "triton-analyzer")
+      .Cases("norm", "norm_fwd", "norm_bwd", "rmsnorm", "norm-analyzer")
+      .Cases("convolution", "conv_fwd", "conv_bwd", "convolution-analyzer")
+      .Default("generic-op-analyzer");
+}
+
+class ReferenceDataEmitter final : public Emitter {
+public:
+  StringRef name() const override { return "reference-data"; }
+  Error emit(const ReportContext &Ctx) override;
+
+private:
+  void loadMetrics(const ReportContext &Ctx);
+  const json::Object *categoryFinding(StringRef Key, unsigned Rank) const;
+  std::string outPath(const ReportContext &Ctx, StringRef Rel) const {
+    SmallString<256> P(Ctx.OutputDir);
+    sys::path::append(P, Rel);
+    return std::string(P);
+  }
+  Error writePriorityData(const ReportContext &Ctx, const ReportModel &M);
+  Error writeManifest(const ReportContext &Ctx, const ReportModel &M);
+  Error writeMetadata(const ReportContext &Ctx, const ReportModel &M);
+
+  /// Parsed category_data/<x>_metrics.json artifacts, by file name.
+  std::map<std::string, json::Value> Metrics;
+  bool HasMultiKernel = false, HasFusion = false;
+  uint64_t FusionCandidates = 0;
+};
+
+void ReferenceDataEmitter::loadMetrics(const ReportContext &Ctx) {
+  Metrics.clear();
+  for (const Artifact &A : Ctx.Artifacts) {
+    StringRef P = A.Path;
+    if (!P.consume_front("category_data/"))
+      continue;
+    if (P == "fusion_candidates.json") {
+      if (Expected<json::Value> V = json::parse(A.Content)) {
+        if (const json::Array *Arr = V->getAsArray())
+          FusionCandidates = Arr->size();
+      } else {
+        consumeError(V.takeError());
+      }
+      continue;
+    }
+    if (!P.ends_with("_metrics.json") || P.contains('/'))
+      continue;
+    Expected<json::Value> V = json::parse(A.Content);
+    if (!V) {
+      consumeError(V.takeError());
+      continue;
+    }
+    Metrics.emplace(P.str(), std::move(*V));
+  }
+}
+
+const json::Object *ReferenceDataEmitter::categoryFinding(StringRef Key,
+                                                          unsigned Rank) const {
+  auto It = Metrics.find((Key + "_metrics.json").str());
+  if (It == Metrics.end())
+    return nullptr;
+  const json::Object *O = It->second.getAsObject();
+  const json::Array *CF = O ? O->getArray("category_findings") : nullptr;
+  if (!CF)
+    return nullptr;
+  for (const json::Value &V : *CF)
+    if (const json::Object *F = V.getAsObject())
+      if (F->getInteger("rank") == static_cast<int64_t>(Rank))
+        return F;
+  return nullptr;
+}
+
+Error ReferenceDataEmitter::writePriorityData(const ReportContext &Ctx,
+                                              const ReportModel &M) {
+  return writeFileAtomically(Ctx.OutputDir, "priority_data.json",
+                             [&](raw_ostream &OS) {
+    json::OStream J(OS, 2);
+    J.object([&] {
+      J.attributeBegin("baseline_ms");
+      jsonNum(J, M.utilization().TotalMs);
+      J.attributeEnd();
+      J.attributeArray("priorities", [&] {
+        for (const Priority &P : M.priorities())
+          J.object([&] {
+            J.attribute("rank", static_cast<int64_t>(P.Rank));
+            J.attribute("category", P.Category);
+            J.attribute("display_name", P.DisplayName);
+            J.attributeBegin("impact_score");
+            jsonOptNum(J, P.Mid);
+            J.attributeEnd();
+            if (P.Source == "findings_rollup") {
+              J.attributeBegin("impact_score_low");
+              jsonOptNum(J, P.Low);
+              J.attributeEnd();
+              J.attributeBegin("impact_score_high");
+              jsonOptNum(J, P.High);
+              J.attributeEnd();
+            } else {
+              J.attributeBegin("gpu_kernel_time_ms");
+              jsonOptNum(J, P.GpuKernelTimeMs);
+              J.attributeEnd();
+            }
+            J.attribute("source", P.Source);
+          });
+      });
+      J.attributeArray("recommendations", [&] {
+        for (const CategoryRollup &R : M.rollups())
+          J.object([&] {
+            J.attribute("category", R.Category);
+            J.attributeBegin("impact_score");
+            jsonNum(J, R.Mid);
+            J.attributeEnd();
+            J.attributeBegin("impact_score_low");
+            jsonNum(J, R.Low);
+            J.attributeEnd();
+            J.attributeBegin("impact_score_high");
+            jsonNum(J, R.High);
+            J.attributeEnd();
+            J.attribute("operation_count",
+                        static_cast<int64_t>(R.OperationCount));
+            J.attribute("type", "kernel_tuning");
+          });
+      });
+      J.attributeArray("findings", [&] {
+        unsigned Global = 0;
+        for (const PItem &P : M.items(Tier::Compute)) {
+          const Finding &F = *P.F;
+          const json::Object *Ref = categoryFinding(P.CategoryKey,
+                                                    P.CategoryRank);
+          J.object([&] {
+            J.attributeBegin("bound_type");
+            std::string Bound = stringMetric(F, "bound_type");
+            if (Bound.empty())
+              Bound = P.isHeuristic() ? "unmodeled" : "unknown";
+            J.value(Bound);
+            J.attributeEnd();
+            std::string Lib = stringMetric(F, "library");
+            J.attribute("library", Lib.empty() ? "Unknown" : Lib);
+            std::string Bucket = stringMetric(F, "eff_bucket");
+            J.attribute("eff_bucket", Bucket.empty() ? "unknown" : Bucket);
+            J.attribute("estimate_method", P.EstimateMethod);
+            J.attributeBegin("impact_score");
+            jsonOptNum(J, P.Mid);
+            J.attributeEnd();
+            J.attributeBegin("impact_score_low");
+            jsonOptNum(J, P.Low);
+            J.attributeEnd();
+            J.attributeBegin("impact_score_high");
+            jsonOptNum(J, P.High);
+            J.attributeEnd();
+            if (auto Pct = numericMetric(F, "percent_of_total")) {
+              J.attributeBegin("percent_of_total");
+              jsonNum(J, *Pct);
+              J.attributeEnd();
+            }
+            const json::Array *Members =
+                Ref ? Ref->getArray("members") : nullptr;
+            int64_t Count = static_cast<int64_t>(
+                numericMetric(F, "member_count")
+                    .value_or(Members ? Members->size() : 0));
+            J.attribute("member_count", Count);
+            J.attributeBegin("members");
+            J.array([&] {
+              if (Members)
+                for (const json::Value &Mem : *Members)
+                  writeJson(J, Mem);
+            });
+            J.attributeEnd();
+            J.attribute("category", P.CategoryKey);
+            J.attribute("category_rank", static_cast<int64_t>(P.CategoryRank));
+            J.attribute("global_rank", static_cast<int64_t>(++Global));
+            J.attribute("finding_id", F.Id);
+          });
+        }
+      });
+      J.attributeArray("all_estimates", [&] {
+        for (const auto &[File, V] : Metrics) {
+          const json::Object *O = V.getAsObject();
+          if (!O)
+            continue;
+          std::optional<StringRef> Status = O->getString("status");
+          if (Status && (*Status == "ERROR" || *Status == "NO_DATA"))
+            continue;
+          if (const json::Array *E = O->getArray("impact_estimates"))
+            for (const json::Value &Est : *E)
+              writeJson(J, Est);
+        }
+      });
+    });
+    OS << "\n";
+  });
+}
+
+Error ReferenceDataEmitter::writeManifest(const ReportContext &Ctx,
+                                         const ReportModel &M) {
+  const ArchSpec *A = Ctx.AM.options().Arch ? &*Ctx.AM.options().Arch
+                                            : nullptr;
+  return writeFileAtomically(
+      Ctx.OutputDir, "category_data/category_manifest.json",
+      [&](raw_ostream &OS) {
+        json::OStream J(OS, 2);
+        J.object([&] {
+          J.attributeBegin("platform");
+          jsonOptString(J, A ? StringRef(A->Name) : StringRef());
+          J.attributeEnd();
+          J.attribute("trace_path", Ctx.TracePath);
+          J.attribute("output_dir", Ctx.OutputDir);
+          J.attribute("comparison_scope", "standalone");
+          writeUtilizationJson(J, M.utilization());
+          J.attributeArray("categories", [&] {
+            J.object([&] {
+              J.attribute("name", "cpu_idle");
+              J.attribute("display_name", "CPU/Idle Analysis");
+              J.attribute("skill", "cpu-idle-analyzer");
+              J.attribute("tier", "system");
+              J.attribute("ops_count", 0);
+              J.attribute("csv_file", nullptr);
+              J.attribute("metadata_file",
+                          outPath(Ctx, "metadata/cpu_idle_metadata.json"));
+              J.attribute("priority", 0);
+            });
+            for (const CategoryInfo &C : M.categories())
+              J.object([&] {
+                J.attribute("name", C.Key);
+                J.attribute("display_name", C.DisplayName);
+                J.attribute("skill", skillFor(C.Key));
+                J.attribute("tier", "compute_kernel");
+                J.attribute("ops_count", static_cast<int64_t>(C.OpsCount));
+                J.attribute("csv_file", nullptr);
+                J.attribute("metadata_file",
+                            outPath(Ctx, "metadata/" + C.Key +
+                                             "_metadata.json"));
+                J.attributeBegin("gpu_kernel_time_ms");
+                jsonNum(J, C.GpuKernelTimeMs);
+                J.attributeEnd();
+                J.attributeBegin("cpu_duration_ms");
+                jsonNum(J, C.CpuDurationMs);
+                J.attributeEnd();
+                J.attributeBegin("sync_time_ms");
+                jsonNum(J, C.SyncTimeMs);
+                J.attributeEnd();
+                J.attribute("sync_ops_count",
+                            static_cast<int64_t>(C.SyncOpsCount));
+                J.attribute("has_sync_bottleneck", C.HasSyncBottleneck);
+              });
+            if (HasMultiKernel)
+              J.object([&] {
+                J.attribute("name", "multi_kernel");
+                J.attribute("display_name", "Multi-Kernel Issues");
+                J.attribute("skill", "multi-kernel-analyzer");
+                J.attribute("tier", "system");
+                J.attribute("ops_count", 0);
+                J.attribute("csv_file", nullptr);
+                J.attribute("metadata_file",
+                            outPath(Ctx, "metadata/multi_kernel_metadata.json"));
+                J.attribute("data_file",
+                            outPath(Ctx, "category_data/multi_kernel_data.json"));
+              });
+            if (HasFusion)
+              J.object([&] {
+                J.attribute("name", "kernel_fusion");
+                J.attribute("display_name", "Kernel Fusion Opportunities");
+                J.attribute("skill", "kernel-fusion-analyzer");
+                J.attribute("tier", "system");
+                J.attribute("ops_count", static_cast<int64_t>(
+                                             FusionCandidates
+                                                 ? FusionCandidates
+                                                 : M.items(Tier::Fusion)
+                                                       .size()));
+                J.attribute("csv_file", nullptr);
+                J.attribute("metadata_file", nullptr);
+                J.attribute("data_file",
+                            outPath(Ctx, "category_data/fusion_candidates.json"));
+                J.attributeBegin("gpu_kernel_time_ms");
+                jsonNum(J, 0.0);
+                J.attributeEnd();
+                J.attributeBegin("cpu_duration_ms");
+                jsonNum(J, 0.0);
+                J.attributeEnd();
+                J.attribute("sync_time_ms", 0);
+                J.attribute("sync_ops_count", 0);
+                J.attribute("has_sync_bottleneck", false);
+              });
+          });
+          J.attribute("time_metric_note", ManifestNote);
+        });
+        OS << "\n";
+      });
+}
+
+Error ReferenceDataEmitter::writeMetadata(const ReportContext &Ctx,
+                                          const ReportModel &M) {
+  const ArchSpec *A = Ctx.AM.options().Arch ? &*Ctx.AM.options().Arch
+                                            : nullptr;
+  auto Common = [&](json::OStream &J, StringRef Display, StringRef Key) {
+    writeArchJson(J, A);
+    J.attribute("trace_path", Ctx.TracePath);
+    J.attribute("output_dir", Ctx.OutputDir);
+    J.attribute("category", Display);
+    J.attribute("category_name", Key);
+    writeUtilizationJson(J, M.utilization());
+  };
+  auto Write = [&](StringRef Key, auto Body) {
+    return writeFileAtomically(Ctx.OutputDir,
+                               ("metadata/" + Key + "_metadata.json").str(),
+                               [&](raw_ostream &OS) {
+                                 json::OStream J(OS, 2);
+                                 J.object([&] { Body(J); });
+                                 OS << "\n";
+                               });
+  };
+  if (Error E = Write("cpu_idle", [&](json::OStream &J) {
+        Common(J, "CPU/Idle Analysis", "cpu_idle");
+      }))
+    return E;
+  if (HasMultiKernel)
+    if (Error E = Write("multi_kernel", [&](json::OStream &J) {
+          Common(J, "Multi-Kernel Issues", "multi_kernel");
+          J.attribute("tier", "system");
+        }))
+      return E;
+  for (const CategoryInfo &C : M.categories())
+    if (Error E = Write(C.Key, [&](json::OStream &J) {
+          Common(J, C.DisplayName, C.Key);
+          J.attribute("trace_loading_policy",
+                      "DO_NOT_LOAD_TRACE_use_precomputed_tree_data");
+          J.attributeObject("time_breakdown", [&] {
+            J.attributeBegin("gpu_kernel_time_ms");
+            jsonNum(J, C.GpuKernelTimeMs);
+            J.attributeEnd();
+            J.attributeBegin("cpu_duration_ms");
+            jsonNum(J, C.CpuDurationMs);
+            J.attributeEnd();
+            J.attributeBegin("sync_time_ms");
+            jsonNum(J, C.SyncTimeMs);
+            J.attributeEnd();
+            J.attribute("sync_ops_count", static_cast<int64_t>(C.SyncOpsCount));
+            J.attribute("has_sync_bottleneck", C.HasSyncBottleneck);
+            J.attribute("note", TimeNote);
+          });
+        }))
+      return E;
+
+  // model_info.json: the four keys, from what WorkloadInfo inferred.
+  const WorkloadInfo &W = Ctx.AM.get<WorkloadInfo>();
+  auto Fact = [&](StringRef Key) -> std::string {
+    StringRef V = W.value(Key);
+    return V.empty() ? NotInferred.str() : V.str();
+  };
+  std::string Scale = NotInferred.str();
+  if (auto L = W.number("num_layers"), H = W.number("hidden_size"); L && H)
+    Scale = std::to_string(*L) + " layers, hidden size " + std::to_string(*H);
+  return writeFileAtomically(Ctx.OutputDir, "metadata/model_info.json",
+                             [&](raw_ostream &OS) {
+    json::OStream J(OS, 2);
+    J.object([&] {
+      J.attribute("model", Fact("model_family"));
+      J.attribute("architecture", Fact("model_class"));
+      J.attribute("scale", Scale);
+      J.attribute("precision", Fact("precision"));
+    });
+    OS << "\n";
+  });
+}
+
+Error ReferenceDataEmitter::emit(const ReportContext &Ctx) {
+  ReportModel M = ReportModel::build(Ctx);
+  FusionCandidates = 0;
+  loadMetrics(Ctx);
+  const GpuTimeline &TL = Ctx.AM.get<GpuTimeline>();
+  HasMultiKernel = TL.totalCommTime() > 0 || TL.totalMemcpyTime() > 0;
+  HasFusion = FusionCandidates > 0 || !M.items(Tier::Fusion).empty();
+  if (Error E = writePriorityData(Ctx, M))
+    return E;
+  if (Error E = writeManifest(Ctx, M))
+    return E;
+  return writeMetadata(Ctx, M);
+}
+
+} // namespace
+
+std::unique_ptr<Emitter> createReferenceDataEmitter() {
+  return std::make_unique<ReferenceDataEmitter>();
+}
+
+} // namespace tl

@@ -1,0 +1,296 @@
+//===- ReportModel.cpp - Ranking findings, rollups, summary numbers -------===//
+//
+// tracelens-analysis §7 over Finding objects. Differences from the
+// reference's priority_data.json are deliberate and listed in
+// docs/ReportFormat.md ("Deviations").
+//
+//===----------------------------------------------------------------------===//
+#include "tl/Report/ReportModel.h"
+
+#include "tl/Analysis/AnalysisManager.h"
+#include "tl/Analysis/GpuTimeline.h"
+#include "tl/Analysis/UnifiedPerfTable.h"
+#include "tl/Report/Emitter.h"
+#include "tl/Support/PyFormat.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
+
+#include <algorithm>
+#include <map>
+
+using namespace llvm;
+
+namespace tl {
+
+double roundTo(double V, int N) { return pyRound(V, N); }
+
+std::string categoryKey(StringRef Label) {
+  if (Label.empty())
+    return "other";
+  std::string K;
+  for (char C : Label)
+    K += (C == ' ' || C == '/') ? '_' : toLower(C);
+  return K;
+}
+
+std::optional<double> numericMetric(const Finding &F, StringRef Name) {
+  const Metric *M = F.findMetric(Name);
+  if (!M)
+    return std::nullopt;
+  if (const double *D = std::get_if<double>(&M->V))
+    return *D;
+  if (const int64_t *I = std::get_if<int64_t>(&M->V))
+    return static_cast<double>(*I);
+  return std::nullopt;
+}
+
+std::string stringMetric(const Finding &F, StringRef Name) {
+  const Metric *M = F.findMetric(Name);
+  if (!M)
+    return "";
+  if (const std::string *S = std::get_if<std::string>(&M->V))
+    return *S;
+  return "";
+}
+
+namespace {
+
+/// The reference visits `category_data/*_metrics.json` in sorted file-name
+/// order; ties in impact keep that order.
+std::string metricsFileName(StringRef Key) {
+  return (Key + "_metrics.json").str();
+}
+
+PItem makeItem(const Finding &F) {
+  PItem P;
+  P.F = &F;
+  P.CategoryKey = F.T == Tier::Compute ? categoryKey(F.Category) : F.Category;
+  // Metrics win: the compute passes attach the reference's rounded values.
+  std::optional<double> Mid = numericMetric(F, "impact_score");
+  if (Mid) {
+    P.Mid = roundTo(*Mid, 2);
+    P.Low = roundTo(numericMetric(F, "impact_score_low").value_or(*Mid), 2);
+    P.High = roundTo(numericMetric(F, "impact_score_high").value_or(*Mid), 2);
+  } else if (F.Imp.Quantified) {
+    P.Low = roundTo(F.Imp.LowPct, 2);
+    P.Mid = roundTo(F.Imp.MidPct, 2);
+    P.High = roundTo(F.Imp.HighPct, 2);
+  }
+  std::string Method = stringMetric(F, "estimate_method");
+  if (Method.empty())
+    Method = F.Imp.Method;
+  if (Method != "quantified" && Method != "heuristic")
+    Method = P.Mid ? "quantified" : "heuristic";
+  P.EstimateMethod = Method;
+  return P;
+}
+
+/// Stable: higher impact first, unscored items last.
+bool impactBefore(const PItem &A, const PItem &B) {
+  if (A.scored() != B.scored())
+    return A.scored();
+  if (!A.scored())
+    return false;
+  return *A.Mid > *B.Mid;
+}
+
+} // namespace
+
+ReportModel ReportModel::build(ArrayRef<Finding> Findings, Utilization U,
+                               std::vector<CategoryInfo> Categories) {
+  ReportModel M;
+  M.U = U;
+  M.Categories = std::move(Categories);
+
+  // Category rank: the pass's `rank` metric, else emission order within
+  // (pass, category).
+  std::map<std::pair<std::string, std::string>, unsigned> Seen;
+  for (const Finding &F : Findings) {
+    PItem P = makeItem(F);
+    unsigned &N = Seen[{F.Pass, P.CategoryKey}];
+    ++N;
+    std::optional<double> R = numericMetric(F, "rank");
+    P.CategoryRank = R && *R >= 1 ? static_cast<unsigned>(*R) : N;
+    M.Items[unsigned(F.T)].push_back(std::move(P));
+  }
+
+  // Compute tier: the reference's file order first (metrics file name, then
+  // category rank), then a stable sort by impact.
+  std::vector<PItem> &C = M.Items[unsigned(Tier::Compute)];
+  std::stable_sort(C.begin(), C.end(), [](const PItem &A, const PItem &B) {
+    std::string FA = metricsFileName(A.CategoryKey),
+                FB = metricsFileName(B.CategoryKey);
+    if (FA != FB)
+      return FA < FB;
+    return A.CategoryRank < B.CategoryRank;
+  });
+
+  // Rollups in that file order (dict insertion order in the reference).
+  for (const PItem &P : C) {
+    if (!P.scored() || P.isHeuristic())
+      continue;
+    auto It = std::find_if(M.Rollups.begin(), M.Rollups.end(),
+                           [&](const CategoryRollup &R) {
+                             return R.Category == P.CategoryKey;
+                           });
+    if (It == M.Rollups.end()) {
+      M.Rollups.push_back({P.CategoryKey, 0, 0, 0, 0});
+      It = std::prev(M.Rollups.end());
+    }
+    It->Low += *P.Low;
+    It->Mid += *P.Mid;
+    It->High += *P.High;
+    It->OperationCount += static_cast<uint64_t>(
+        numericMetric(*P.F, "member_count").value_or(1));
+  }
+  for (CategoryRollup &R : M.Rollups) {
+    R.Low = roundTo(R.Low, 2);
+    R.Mid = roundTo(R.Mid, 2);
+    R.High = roundTo(R.High, 2);
+  }
+  std::stable_sort(M.Rollups.begin(), M.Rollups.end(),
+                   [](const CategoryRollup &A, const CategoryRollup &B) {
+                     return A.Mid > B.Mid;
+                   });
+
+  for (std::vector<PItem> &V : M.Items) {
+    std::stable_sort(V.begin(), V.end(), impactBefore);
+    unsigned Rank = 0;
+    for (PItem &P : V)
+      P.Rank = ++Rank;
+  }
+
+  // Top-operations table: every quantified rollup (no top-6 cap), then the
+  // unmodelled categories above 5 % of computation time.
+  for (const CategoryRollup &R : M.Rollups) {
+    Priority P;
+    P.Rank = M.Priorities.size() + 1;
+    P.Category = R.Category;
+    P.DisplayName = M.displayName(R.Category);
+    P.Low = R.Low;
+    P.Mid = R.Mid;
+    P.High = R.High;
+    P.Source = "findings_rollup";
+    M.Priorities.push_back(std::move(P));
+  }
+  StringMap<bool> Covered;
+  for (const CategoryRollup &R : M.Rollups)
+    Covered[R.Category] = true;
+  for (const PItem &P : C)
+    if (P.isHeuristic())
+      Covered[P.CategoryKey] = true;
+  std::vector<const CategoryInfo *> Fallback;
+  double Threshold = M.fallbackThresholdMs();
+  for (const CategoryInfo &CI : M.Categories)
+    if (!Covered.count(CI.Key) && CI.GpuKernelTimeMs >= Threshold &&
+        CI.GpuKernelTimeMs > 0)
+      Fallback.push_back(&CI);
+  std::stable_sort(Fallback.begin(), Fallback.end(),
+                   [](const CategoryInfo *A, const CategoryInfo *B) {
+                     return A->GpuKernelTimeMs > B->GpuKernelTimeMs;
+                   });
+  for (const CategoryInfo *CI : Fallback) {
+    Priority P;
+    P.Rank = M.Priorities.size() + 1;
+    P.Category = CI->Key;
+    P.DisplayName = CI->DisplayName;
+    P.GpuKernelTimeMs = roundTo(CI->GpuKernelTimeMs, 3);
+    P.Source = "manifest_fallback";
+    M.Priorities.push_back(std::move(P));
+  }
+  return M;
+}
+
+static std::vector<CategoryInfo> collectCategories(const UnifiedPerfTable &UT) {
+  std::vector<CategoryInfo> Cats;
+  StringMap<size_t> Index;
+  // Rows are sorted by kernel time: categories in first-appearance order.
+  for (const UnifiedPerfRow &R : UT.rows()) {
+    std::string Key = categoryKey(R.Category);
+    auto [It, New] = Index.try_emplace(Key, Cats.size());
+    if (New) {
+      CategoryInfo CI;
+      CI.Key = Key;
+      CI.DisplayName = R.Category.empty() ? "Other" : R.Category;
+      Cats.push_back(std::move(CI));
+    }
+    CategoryInfo &CI = Cats[It->second];
+    ++CI.OpsCount;
+    double KernelUs = R.KernelTimeUs.Sum.value_or(0);
+    double DurUs = R.DurationUs.Sum.value_or(KernelUs);
+    CI.GpuKernelTimeMs += KernelUs / 1000;
+    CI.CpuDurationMs += DurUs / 1000;
+    // Host-device sync: the op's CPU time dwarfs its kernels (§3.8).
+    if (KernelUs > 0 && DurUs > 5 * KernelUs) {
+      CI.SyncTimeMs += (DurUs - KernelUs) / 1000;
+      ++CI.SyncOpsCount;
+    }
+  }
+  for (CategoryInfo &CI : Cats) {
+    CI.HasSyncBottleneck =
+        CI.SyncTimeMs > 0.1 * CI.GpuKernelTimeMs && CI.SyncTimeMs > 1;
+    CI.GpuKernelTimeMs = roundTo(CI.GpuKernelTimeMs, 3);
+    CI.CpuDurationMs = roundTo(CI.CpuDurationMs, 3);
+    CI.SyncTimeMs = roundTo(CI.SyncTimeMs, 3);
+  }
+  return Cats;
+}
+
+ReportModel ReportModel::build(const ReportContext &Ctx) {
+  Utilization U;
+  const GpuTimeline &TL = Ctx.AM.get<GpuTimeline>();
+  if (TL.hasGpuEvents() && TL.totalTime() > 0) {
+    U.Available = true;
+    U.TotalMs = TL.totalTime() / 1000;
+    U.ComputationPct = TL.percent(TL.computationTime());
+    U.ExposedCommPct = TL.percent(TL.exposedCommTime());
+    U.ExposedMemcpyPct = TL.percent(TL.exposedMemcpyTime());
+    U.IdlePct = TL.percent(TL.idleTime());
+  }
+  return build(Ctx.Findings, U,
+               collectCategories(Ctx.AM.get<UnifiedPerfTable>()));
+}
+
+const CategoryInfo *ReportModel::category(StringRef Key) const {
+  for (const CategoryInfo &C : Categories)
+    if (C.Key == Key)
+      return &C;
+  return nullptr;
+}
+
+std::string ReportModel::displayName(StringRef Key) const {
+  if (const CategoryInfo *C = category(Key))
+    return C->DisplayName;
+  return Key.str();
+}
+
+const PItem *ReportModel::itemFor(const Finding &F) const {
+  for (const PItem &P : Items[unsigned(F.T)])
+    if (P.F == &F)
+      return &P;
+  return nullptr;
+}
+
+std::optional<double> ReportModel::percentOfCompute(double Ms) const {
+  double Comp = U.computationMs();
+  if (Comp <= 0)
+    return std::nullopt;
+  return Ms / Comp * 100;
+}
+
+std::string ReportModel::topBottleneckKey() const {
+  if (!Priorities.empty())
+    return Priorities.front().Category;
+  const CategoryInfo *Best = nullptr;
+  for (const CategoryInfo &C : Categories)
+    if (!Best || C.GpuKernelTimeMs > Best->GpuKernelTimeMs)
+      Best = &C;
+  return Best ? Best->Key : "";
+}
+
+const CategoryInfo *ReportModel::topBottleneck() const {
+  return category(topBottleneckKey());
+}
+
+} // namespace tl

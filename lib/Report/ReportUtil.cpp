@@ -1,0 +1,110 @@
+//===- ReportUtil.cpp - Helpers shared by the report emitters -------------===//
+#include "ReportUtil.h"
+
+#include "tl/Support/PyFormat.h"
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <cmath>
+
+using namespace llvm;
+
+namespace tl {
+
+void jsonNum(json::OStream &J, double V) { J.rawValue(jsonNumber(V)); }
+
+void jsonNumOrInt(json::OStream &J, double V) {
+  if (std::isfinite(V) && V == std::floor(V) && std::fabs(V) < 1e15)
+    J.value(static_cast<int64_t>(V));
+  else
+    jsonNum(J, V);
+}
+
+void jsonOptNum(json::OStream &J, std::optional<double> V) {
+  if (V)
+    jsonNum(J, *V);
+  else
+    J.value(nullptr);
+}
+
+void jsonOptString(json::OStream &J, StringRef V) {
+  if (V.empty())
+    J.value(nullptr);
+  else
+    J.value(V);
+}
+
+void writeUtilizationJson(json::OStream &J, const Utilization &U) {
+  J.attributeObject("gpu_utilization", [&] {
+    J.attributeBegin("total_time_ms");
+    jsonNum(J, U.TotalMs);
+    J.attributeEnd();
+    J.attributeBegin("computation_time_percent");
+    jsonNum(J, U.ComputationPct);
+    J.attributeEnd();
+    J.attributeBegin("exposed_comm_time_percent");
+    jsonNum(J, U.ExposedCommPct);
+    J.attributeEnd();
+    J.attributeBegin("exposed_memcpy_time_percent");
+    jsonNum(J, U.ExposedMemcpyPct);
+    J.attributeEnd();
+    J.attributeBegin("idle_time_percent");
+    jsonNum(J, U.IdlePct);
+    J.attributeEnd();
+  });
+}
+
+void writeArchJson(json::OStream &J, const ArchSpec *A) {
+  if (!A) {
+    J.attribute("platform", nullptr);
+    return;
+  }
+  J.attribute("platform", A->Name);
+  J.attributeBegin("peak_hbm_bw_tbs");
+  jsonNumOrInt(J, A->MemBwGBps / 1000);
+  J.attributeEnd();
+  // The reference arch files list the specs in this order.
+  static const char *const Order[] = {
+      "matrix_fp16", "matrix_bf16", "matrix_fp32", "matrix_fp64",
+      "matrix_fp8",  "matrix_fp6",  "matrix_fp4",  "matrix_int8",
+      "vector_fp16", "vector_bf16", "vector_fp32", "vector_fp64"};
+  SmallVector<StringRef, 16> Keys;
+  for (const char *K : Order)
+    if (A->MaxTflops.count(K))
+      Keys.push_back(K);
+  SmallVector<StringRef, 8> Rest;
+  for (const auto &E : A->MaxTflops)
+    if (std::find(Keys.begin(), Keys.end(), E.getKey()) == Keys.end())
+      Rest.push_back(E.getKey());
+  llvm::sort(Rest);
+  Keys.append(Rest.begin(), Rest.end());
+  J.attributeObject("max_achievable_tflops", [&] {
+    for (StringRef K : Keys) {
+      J.attributeBegin(K);
+      jsonNumOrInt(J, A->MaxTflops.lookup(K));
+      J.attributeEnd();
+    }
+  });
+  J.attributeBegin("memory_gb");
+  jsonNumOrInt(J, A->MemoryGB);
+  J.attributeEnd();
+}
+
+std::string fixed(double V, int N) {
+  std::string S;
+  raw_string_ostream OS(S);
+  OS << format("%.*f", N, V);
+  if (S == "-0.00" || S == "-0.0" || S == "-0")
+    S.erase(0, 1);
+  return S;
+}
+
+std::string score(double V) { return pyRepr(pyRound(V, 2)); }
+std::string score(std::optional<double> V) {
+  return V ? score(*V) : std::string("null");
+}
+
+} // namespace tl

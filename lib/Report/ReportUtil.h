@@ -1,0 +1,42 @@
+//===- ReportUtil.h - Helpers shared by the report emitters -----*- C++ -*-===//
+//
+// Private to lib/Report: Python-compatible JSON numbers (so our reference-
+// schema files read like the reference's), the gpu_utilization object and
+// the arch block every metadata file carries.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TL_LIB_REPORT_REPORTUTIL_H
+#define TL_LIB_REPORT_REPORTUTIL_H
+
+#include "tl/Analysis/ArchSpec.h"
+#include "tl/Report/ReportModel.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/JSON.h"
+
+#include <optional>
+#include <string>
+
+namespace tl {
+
+/// json.dumps spelling of a float ("3.91", "0.0", "1e-05").
+void jsonNum(llvm::json::OStream &J, double V);
+/// Integral values as integers (arch peaks), others as floats.
+void jsonNumOrInt(llvm::json::OStream &J, double V);
+void jsonOptNum(llvm::json::OStream &J, std::optional<double> V);
+void jsonOptString(llvm::json::OStream &J, llvm::StringRef V);
+
+/// Members "gpu_utilization": {five keys} of the current object.
+void writeUtilizationJson(llvm::json::OStream &J, const Utilization &U);
+/// The arch members of a metadata file (platform, peaks, memory).
+void writeArchJson(llvm::json::OStream &J, const ArchSpec *A);
+
+/// "1.23" with exactly N decimals (Python "{:.Nf}").
+std::string fixed(double V, int N);
+/// Score as Python prints a round(x, 2) float ("3.91", "0.5", "2.0").
+std::string score(double V);
+std::string score(std::optional<double> V); // "null" when absent
+
+} // namespace tl
+
+#endif // TL_LIB_REPORT_REPORTUTIL_H

@@ -1,0 +1,672 @@
+//===- ReportValidator.cpp - The reference's report validation rules ------===//
+//
+// tracelens-analysis §8. Deliberate differences from validation_utils.py
+// (docs/ReportFormat.md "Validation"): a `—` Args cell means "no args" and
+// passes; the fusion impact-line rule applies to lines that carry an
+// impact_score (unquantified items say "Not quantifiable"); null P-item
+// scores must be null on both sides; level 1 runs on the per-tier blocks of
+// analysis.md because tl writes no per-agent findings files.
+//
+//===----------------------------------------------------------------------===//
+#include "tl/Report/ReportValidator.h"
+
+#include "ReportUtil.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cmath>
+#include <optional>
+
+using namespace llvm;
+
+namespace tl {
+
+bool ValidationResult::ok() const { return errors() == 0; }
+unsigned ValidationResult::errors() const {
+  return count_if(Issues, [](const ValidationIssue &I) {
+    return I.K == ValidationIssue::Kind::Error;
+  });
+}
+unsigned ValidationResult::warnings() const {
+  return Issues.size() - errors();
+}
+
+void ValidationResult::print(raw_ostream &OS, StringRef Dir) const {
+  for (const ValidationIssue &I : Issues)
+    OS << Dir << ": " << I.Level << " " << I.Rule << ": "
+       << (I.K == ValidationIssue::Kind::Error ? "error" : "warning") << ": "
+       << I.Message << "\n";
+  OS << Dir << ": " << (ok() ? "valid" : "INVALID") << " (" << Checks
+     << " checks, " << errors() << " error(s), " << warnings()
+     << " warning(s))\n";
+}
+
+namespace {
+
+struct Marker {
+  enum class Kind { Begin, End, Candidate, TopOpsRow, Other } K = Kind::Other;
+  StringMap<std::string> Attrs;
+  size_t Offset = 0;
+  std::string attr(StringRef Name) const {
+    auto It = Attrs.find(Name);
+    return It == Attrs.end() ? "" : It->second;
+  }
+  bool has(StringRef Name) const { return Attrs.count(Name); }
+};
+
+std::vector<Marker> scanMarkers(StringRef Text) {
+  std::vector<Marker> Out;
+  size_t Pos = 0;
+  while ((Pos = Text.find("<!--", Pos)) != StringRef::npos) {
+    size_t End = Text.find("-->", Pos + 4);
+    if (End == StringRef::npos)
+      break;
+    StringRef Body = Text.slice(Pos + 4, End).trim();
+    SmallVector<StringRef, 8> Toks;
+    Body.split(Toks, ' ', -1, /*KeepEmpty=*/false);
+    Marker M;
+    M.Offset = Pos;
+    if (!Toks.empty()) {
+      StringRef Head = Toks.front();
+      M.K = Head == "impact-begin"          ? Marker::Kind::Begin
+            : Head == "impact-end"          ? Marker::Kind::End
+            : Head == "reasoning-candidate" ? Marker::Kind::Candidate
+            : Head == "top-ops-row"         ? Marker::Kind::TopOpsRow
+                                            : Marker::Kind::Other;
+      for (StringRef T : drop_begin(Toks)) {
+        auto [K, V] = T.split('=');
+        if (!V.empty() || T.contains('='))
+          M.Attrs[K.trim()] = V.trim().str();
+      }
+    }
+    Out.push_back(std::move(M));
+    Pos = End + 3;
+  }
+  return Out;
+}
+
+/// Text of the block starting at the line `Header` up to the next line that
+/// starts a heading of the same or higher level; "" when absent.
+StringRef block(StringRef Text, StringRef Header) {
+  size_t Pos = 0;
+  while (true) {
+    Pos = Text.find(Header, Pos);
+    if (Pos == StringRef::npos)
+      return "";
+    bool LineStart = Pos == 0 || Text[Pos - 1] == '\n';
+    size_t EOL = Text.find('\n', Pos);
+    StringRef Line = Text.slice(Pos, EOL);
+    if (LineStart && Line.rtrim() == Header.rtrim())
+      break;
+    Pos += Header.size();
+  }
+  size_t Level = Header.find(' ');
+  std::string Stop = "\n" + std::string(Level, '#') + " ";
+  size_t Next = Pos + Header.size();
+  while (true) {
+    Next = Text.find(Stop, Next);
+    if (Next == StringRef::npos)
+      return Text.drop_front(Pos);
+    // A deeper heading ("\n### " while looking for "\n## ") is not a stop.
+    Next += 1;
+    size_t Hashes = 0;
+    while (Next + Hashes < Text.size() && Text[Next + Hashes] == '#')
+      ++Hashes;
+    if (Hashes <= Level)
+      return Text.slice(Pos, Next);
+  }
+}
+
+SmallVector<StringRef, 0> lines(StringRef Text) {
+  SmallVector<StringRef, 0> L;
+  Text.split(L, '\n');
+  return L;
+}
+
+/// Headings "<prefix>...P<N>:" in Text.
+unsigned countPHeadings(StringRef Text, StringRef Prefix) {
+  unsigned N = 0;
+  for (StringRef L : lines(Text)) {
+    if (!L.starts_with(Prefix))
+      continue;
+    size_t P = L.find(" P");
+    while (P != StringRef::npos) {
+      size_t D = P + 2, E = D;
+      while (E < L.size() && isDigit(L[E]))
+        ++E;
+      if (E > D && E < L.size() && L[E] == ':') {
+        ++N;
+        break;
+      }
+      P = L.find(" P", P + 1);
+    }
+  }
+  return N;
+}
+
+std::vector<std::string> splitRow(StringRef Line) {
+  std::vector<std::string> Cells;
+  StringRef S = Line.trim();
+  if (!S.consume_front("|"))
+    return Cells;
+  std::string Cur;
+  for (size_t I = 0; I < S.size(); ++I) {
+    if (S[I] == '\\' && I + 1 < S.size() && S[I + 1] == '|') {
+      Cur += '|';
+      ++I;
+    } else if (S[I] == '|') {
+      Cells.push_back(StringRef(Cur).trim().str());
+      Cur.clear();
+    } else {
+      Cur += S[I];
+    }
+  }
+  if (!StringRef(Cur).trim().empty())
+    Cells.push_back(StringRef(Cur).trim().str());
+  return Cells;
+}
+
+bool isSeparatorRow(StringRef Line) {
+  StringRef S = Line.trim();
+  return S.starts_with("|") && S.find_first_not_of("|-: ") == StringRef::npos;
+}
+
+std::optional<std::string> readFile(StringRef Path) {
+  auto B = MemoryBuffer::getFile(Path, /*IsText=*/true);
+  if (!B)
+    return std::nullopt;
+  return (*B)->getBuffer().str();
+}
+
+std::optional<double> parseScore(StringRef S) {
+  if (S == "null" || S.empty())
+    return std::nullopt;
+  double D;
+  if (S.getAsDouble(D))
+    return std::nullopt;
+  return D;
+}
+
+class Validator {
+public:
+  Validator(StringRef Dir, ValidationResult &R) : Dir(Dir), R(R) {}
+  void run();
+
+private:
+  void error(StringRef Level, StringRef Rule, const Twine &Msg) {
+    R.Issues.push_back({ValidationIssue::Kind::Error, Level.str(), Rule.str(),
+                        Msg.str()});
+  }
+  void warn(StringRef Level, StringRef Rule, const Twine &Msg) {
+    R.Issues.push_back({ValidationIssue::Kind::Warning, Level.str(),
+                        Rule.str(), Msg.str()});
+  }
+  bool check(bool Cond, StringRef Level, StringRef Rule, const Twine &Msg) {
+    ++R.Checks;
+    if (!Cond)
+      error(Level, Rule, Msg);
+    return Cond;
+  }
+  std::string path(StringRef Rel) const {
+    SmallString<256> P(Dir);
+    sys::path::append(P, Rel);
+    return std::string(P);
+  }
+  void loadJson();
+  void level1(StringRef Md);
+  void level2();
+  void level3(StringRef Md);
+  void tlChecks(StringRef Md);
+
+  StringRef Dir;
+  ValidationResult &R;
+  std::optional<json::Value> Priority, Manifest;
+  StringSet<> Args, LauncherPaths, KernelNames;
+};
+
+void Validator::loadJson() {
+  auto Load = [&](StringRef Rel, std::optional<json::Value> &Out) {
+    std::optional<std::string> Text = readFile(path(Rel));
+    if (!Text)
+      return;
+    Expected<json::Value> V = json::parse(*Text);
+    if (!V) {
+      error("L2", "json", Rel + ": " + toString(V.takeError()));
+      return;
+    }
+    Out = std::move(*V);
+  };
+  Load("priority_data.json", Priority);
+  Load("category_data/category_manifest.json", Manifest);
+  // operations[] of every metrics file, for the Args / path / name checks.
+  std::error_code EC;
+  for (sys::fs::directory_iterator It(path("category_data"), EC), E;
+       It != E && !EC; It.increment(EC)) {
+    if (!StringRef(It->path()).ends_with("_metrics.json"))
+      continue;
+    std::optional<std::string> Text = readFile(It->path());
+    if (!Text)
+      continue;
+    Expected<json::Value> V = json::parse(*Text);
+    if (!V) {
+      consumeError(V.takeError());
+      continue;
+    }
+    const json::Object *O = V->getAsObject();
+    const json::Array *Ops = O ? O->getArray("operations") : nullptr;
+    if (!Ops)
+      continue;
+    for (const json::Value &Op : *Ops)
+      if (const json::Object *OO = Op.getAsObject()) {
+        if (auto A = OO->getString("args"))
+          Args.insert(*A);
+        if (auto L = OO->getString("launcher_path"))
+          LauncherPaths.insert(*L);
+        if (auto K = OO->getString("kernel_name_trunc"))
+          KernelNames.insert(*K);
+      }
+  }
+}
+
+void Validator::level1(StringRef Md) {
+  // Per tier: recommendations (cards) vs reasoning candidates.
+  struct TierBlocks {
+    StringRef Tier, Section, Detail;
+  } Tiers[] = {
+      {"compute", "## Compute Kernel Optimizations", "### Compute Kernel Insights"},
+      {"fusion", "## Kernel Fusion Opportunities (Experimental)",
+       "### Kernel Fusion Insights"},
+      {"system", "## System-Level Optimizations", "### System-Level Insights"}};
+  StringRef Detailed = block(Md, "## Detailed Analysis");
+  for (const TierBlocks &T : Tiers) {
+    StringRef Sec = block(Md, T.Section);
+    StringRef Det = block(Detailed, T.Detail);
+    unsigned Cards = countPHeadings(Sec, "### ");
+    std::vector<Marker> Ms = scanMarkers(Det);
+    unsigned Cands = 0;
+    for (const Marker &M : Ms)
+      if (M.K == Marker::Kind::Candidate) {
+        ++Cands;
+        check(M.attr("tier") == T.Tier, "L1", "candidate-tier",
+              "reasoning-candidate in '" + T.Detail + "' has tier=" +
+                  M.attr("tier") + ", expected " + T.Tier);
+      }
+    check(Cards == Cands, "L1", "cards-vs-candidates",
+          Twine(T.Tier) + ": " + Twine(Cards) + " P-item card(s) but " +
+              Twine(Cands) + " reasoning candidate(s)");
+    if (Cards > 0)
+      for (StringRef Label : {"**Insight**", "**Action**", "**Impact**"})
+        check(Sec.contains(Label), "L1", "labels",
+              Twine(T.Tier) + " cards lack " + Label);
+    // Each candidate block: detail_estimate marker or the sentinel; compute
+    // blocks carry a **Data:** line followed by a table.
+    size_t Pos = 0;
+    for (unsigned I = 0; I < Cands; ++I) {
+      size_t Start = Det.find("<!-- reasoning-candidate", Pos);
+      size_t Next = Det.find("<!-- reasoning-candidate", Start + 1);
+      StringRef Blk = Det.slice(Start, Next);
+      Pos = Start + 1;
+      std::string Lower = Blk.lower();
+      check(Blk.contains("kind=detail_estimate") ||
+                StringRef(Lower).contains("not quantifiable from trace data"),
+            "L1", "detail-estimate",
+            Twine(T.Tier) + " candidate " + Twine(I + 1) +
+                " has neither a detail_estimate marker nor the sentinel");
+      if (T.Tier != "compute")
+        continue;
+      auto Ls = lines(Blk);
+      bool DataTable = false;
+      for (size_t J = 0; J < Ls.size(); ++J)
+        if (Ls[J].trim() == "**Data:**") {
+          size_t K = J + 1;
+          while (K < Ls.size() && Ls[K].trim().empty())
+            ++K;
+          DataTable = K < Ls.size() && Ls[K].trim().starts_with("|");
+        }
+      check(DataTable, "L1", "data-table",
+            "compute candidate " + Twine(I + 1) +
+                " lacks a '**Data:**' line followed by a table");
+    }
+  }
+  // Per-agent findings files, if a runner wrote any.
+  for (StringRef Sub : {"category_findings", "system_findings"}) {
+    std::error_code EC;
+    for (sys::fs::directory_iterator It(path(Sub), EC), E; It != E && !EC;
+         It.increment(EC)) {
+      std::optional<std::string> Text = readFile(It->path());
+      if (!Text)
+        continue;
+      StringRef T(*Text);
+      size_t Rec = T.find("## Recommendations"),
+             Det = T.find("## Detailed Analysis");
+      check(Rec != StringRef::npos && Det != StringRef::npos && Rec < Det,
+            "L1", "findings-file",
+            It->path() + ": needs '## Recommendations' then '## Detailed "
+                         "Analysis'");
+      checkMarkers(T, "L1", R);
+    }
+  }
+}
+
+void Validator::level2() {
+  if (!check(Priority.has_value(), "L2", "priority_data",
+             "priority_data.json missing or unreadable"))
+    return;
+  const json::Object *P = Priority->getAsObject();
+  if (!check(P != nullptr, "L2", "priority_data", "not a JSON object"))
+    return;
+  const json::Array *Findings = P->getArray("findings");
+  const json::Array *Prios = P->getArray("priorities");
+  if (!check(Findings && Prios, "L2", "priority_data",
+             "findings[] or priorities[] missing"))
+    return;
+  double Prev = INFINITY;
+  for (size_t I = 0; I < Findings->size(); ++I) {
+    const json::Object *F = (*Findings)[I].getAsObject();
+    if (!F)
+      continue;
+    double S = F->getNumber("impact_score").value_or(-INFINITY);
+    check(S <= Prev, "L2", "INV1",
+          "findings not sorted by impact_score at index " + Twine(I));
+    Prev = S;
+    check(F->getInteger("global_rank") == int64_t(I + 1), "L2", "INV2",
+          "findings[" + Twine(I) + "].global_rank != " + Twine(I + 1));
+  }
+  for (size_t I = 0; I < Prios->size(); ++I) {
+    const json::Object *Pr = (*Prios)[I].getAsObject();
+    if (!Pr)
+      continue;
+    check(Pr->getInteger("rank") == int64_t(I + 1), "L2", "INV3",
+          "priorities[" + Twine(I) + "].rank != " + Twine(I + 1));
+    if (Pr->getString("source") != StringRef("findings_rollup"))
+      continue;
+    double Sum = 0;
+    for (const json::Value &FV : *Findings)
+      if (const json::Object *F = FV.getAsObject())
+        if (F->getString("category") == Pr->getString("category") &&
+            F->getString("estimate_method") != StringRef("heuristic"))
+          Sum += F->getNumber("impact_score").value_or(0);
+    double Score = Pr->getNumber("impact_score").value_or(0);
+    check(std::fabs(Score - Sum) <= 0.02, "L2", "INV7",
+          "priority '" + Pr->getString("category").value_or("") +
+              "' impact_score " + fixed(Score, 2) +
+              " differs from its findings' sum " + fixed(Sum, 2));
+  }
+  // Time sanity: Σ compute kernel time vs computation time (WARN).
+  if (!Manifest)
+    return;
+  const json::Object *M = Manifest->getAsObject();
+  const json::Object *U = M ? M->getObject("gpu_utilization") : nullptr;
+  const json::Array *Cats = M ? M->getArray("categories") : nullptr;
+  if (!U || !Cats)
+    return;
+  double Comp = U->getNumber("total_time_ms").value_or(0) *
+                U->getNumber("computation_time_percent").value_or(0) / 100;
+  double Sum = 0;
+  for (const json::Value &CV : *Cats)
+    if (const json::Object *C = CV.getAsObject())
+      if (C->getString("tier") == StringRef("compute_kernel"))
+        Sum += C->getNumber("gpu_kernel_time_ms").value_or(0);
+  ++R.Checks;
+  if (Comp <= 0)
+    warn("L2", "time_check", "computation time is 0");
+  else if (std::fabs(Sum - Comp) / Comp * 100 > 10)
+    warn("L2", "time_check",
+         "compute categories sum to " + fixed(Sum, 3) +
+             " ms but computation time is " + fixed(Comp, 3) +
+             " ms (> 10% apart)");
+}
+
+void Validator::level3(StringRef Md) {
+  check(Md.trim().size() >= 100, "L3", "length",
+        "analysis.md is shorter than 100 characters");
+  for (StringRef H : {"Executive Summary", "Compute Kernel Optimizations",
+                      "Kernel Fusion Opportunities (Experimental)",
+                      "System-Level Optimizations", "Detailed Analysis",
+                      "Appendix"})
+    check(!block(Md, ("## " + H).str()).empty(), "L3", "sections",
+          "missing section '## " + H + "'");
+
+  StringRef Exec = block(Md, "## Executive Summary");
+  for (StringRef Label : {"Total Time", "Compute %", "Idle %",
+                          "Exposed Communication %", "Top Bottleneck Category"})
+    check(Exec.contains(("| " + Label + " |").str()), "L3", "exec-table",
+          "executive summary table lacks row '" + Label + "'");
+  for (StringRef Ph : {"| X ms", "| Y%", "| Z%", "| W%"})
+    check(!Exec.contains(Ph), "L3", "exec-table",
+          "executive summary has template value '" + Ph + "'");
+  for (StringRef Ph : {"<Brief Title>", "<Library>", "<platform>", "<model>",
+                       "<architecture>", "<scale>", "<precision>"})
+    check(!Md.contains(Ph), "L3", "placeholders",
+          "unfilled placeholder '" + Ph + "'");
+
+  // Args cells must name real operations (when metrics files list them).
+  if (!Args.empty()) {
+    int ArgsCol = -1;
+    for (StringRef L : lines(Md)) {
+      if (!L.trim().starts_with("|")) {
+        ArgsCol = -1;
+        continue;
+      }
+      std::vector<std::string> Cells = splitRow(L);
+      if (ArgsCol < 0) {
+        for (size_t I = 0; I < Cells.size(); ++I)
+          if (Cells[I] == "Args" || Cells[I] == "Args (T1)")
+            ArgsCol = I;
+        continue;
+      }
+      if (isSeparatorRow(L) || ArgsCol >= int(Cells.size()))
+        continue;
+      StringRef A = Cells[ArgsCol];
+      if (A.empty() || A == "—")
+        continue;
+      check(Args.contains(A), "L3", "args",
+            "Args cell '" + A + "' matches no operations[].args");
+    }
+  }
+
+  // Fusion impact lines (standalone form) when they carry a score.
+  StringRef Fusion = block(Md, "## Kernel Fusion Opportunities (Experimental)");
+  for (StringRef L : lines(Fusion))
+    if (L.starts_with("**Impact**") && L.contains("impact_score")) {
+      StringRef S = L.split("impact_score:").second.trim();
+      StringRef Num = S.take_while([](char C) {
+        return isDigit(C) || C == '.';
+      });
+      StringRef Rest = S.drop_front(Num.size()).trim();
+      bool Ok = !Num.empty() && Rest.starts_with("(perf-model coverage ") &&
+                Rest.ends_with(" kernels)");
+      check(Ok, "L3", "fusion-impact",
+            "fusion impact line '" + L + "' lacks '(perf-model coverage M/N "
+                                         "kernels)'");
+    }
+
+  // P-items vs priority_data.json.
+  StringRef Compute = block(Md, "## Compute Kernel Optimizations");
+  const json::Object *P = Priority ? Priority->getAsObject() : nullptr;
+  const json::Array *Findings = P ? P->getArray("findings") : nullptr;
+  const json::Array *Prios = P ? P->getArray("priorities") : nullptr;
+  if (Findings) {
+    unsigned Headings = countPHeadings(Compute, "### ");
+    check(Headings == Findings->size(), "L3", "R1",
+          Twine(Headings) + " compute P-item heading(s) but " +
+              Twine(Findings->size()) + " finding(s) in priority_data.json");
+    std::vector<Marker> Items;
+    for (Marker &M : scanMarkers(Compute))
+      if (M.K == Marker::Kind::Begin && M.attr("kind") == "p_item")
+        Items.push_back(std::move(M));
+    for (size_t I = 0; I < Items.size() && I < Findings->size(); ++I) {
+      const json::Object *F = (*Findings)[I].getAsObject();
+      if (!F)
+        continue;
+      check(Items[I].attr("category") == F->getString("category").value_or(""),
+            "L3", "R2",
+            "P" + Twine(I + 1) + " marker category '" +
+                Items[I].attr("category") + "' != findings[" + Twine(I) +
+                "].category");
+      const char *Keys[][2] = {{"low", "impact_score_low"},
+                               {"mid", "impact_score"},
+                               {"high", "impact_score_high"}};
+      for (auto &K : Keys) {
+        std::optional<double> A = parseScore(Items[I].attr(K[0]));
+        std::optional<double> B = F->getNumber(K[1]);
+        check(A.has_value() == B.has_value() &&
+                  (!A || std::fabs(*A - *B) <= 0.005),
+              "L3", "R3",
+              "P" + Twine(I + 1) + " marker " + K[0] + "=" +
+                  Items[I].attr(K[0]) + " != findings[" + Twine(I) + "]." +
+                  K[1]);
+      }
+    }
+  }
+  // R4: top_ops rows = priorities.
+  std::vector<Marker> All = scanMarkers(Md);
+  bool TopOps = false;
+  for (size_t I = 0; I < All.size(); ++I) {
+    if (All[I].K != Marker::Kind::Begin || All[I].attr("kind") != "top_ops")
+      continue;
+    TopOps = true;
+    size_t End = Md.size();
+    for (size_t J = I + 1; J < All.size(); ++J)
+      if (All[J].K == Marker::Kind::End) {
+        End = All[J].Offset;
+        break;
+      }
+    unsigned Rows = 0;
+    for (StringRef L : lines(Md.slice(All[I].Offset, End)))
+      if (L.trim().starts_with("|"))
+        ++Rows;
+    Rows = Rows >= 2 ? Rows - 2 : 0; // header and separator
+    if (Prios)
+      check(Rows == Prios->size(), "L3", "R4",
+            Twine(Rows) + " top-operations row(s) but " +
+                Twine(Prios->size()) + " priorities");
+  }
+  check(TopOps, "L3", "markers", "no kind=top_ops marker");
+
+  // R5: detailed-analysis headings vs candidates per subsection.
+  StringRef Detailed = block(Md, "## Detailed Analysis");
+  for (auto [Sub, Tier] :
+       {std::pair<StringRef, StringRef>{"### Compute Kernel Insights", "compute"},
+        {"### Kernel Fusion Insights", "fusion"},
+        {"### System-Level Insights", "system"}}) {
+    StringRef B = block(Detailed, Sub);
+    unsigned H = countPHeadings(B, "#### ");
+    unsigned C = 0;
+    for (const Marker &M : scanMarkers(B))
+      C += M.K == Marker::Kind::Candidate && M.attr("tier") == Tier;
+    if (H > 0)
+      check(H == C, "L3", "R5",
+            Sub.drop_front(4) + ": " + Twine(H) + " heading(s) but " +
+                Twine(C) + " reasoning candidate(s)");
+  }
+  checkMarkers(Md, "L3", R);
+}
+
+void Validator::tlChecks(StringRef Md) {
+  // Linked images exist; every #anchor link resolves.
+  size_t Pos = 0;
+  while ((Pos = Md.find("](", Pos)) != StringRef::npos) {
+    size_t End = Md.find(')', Pos);
+    if (End == StringRef::npos)
+      break;
+    StringRef Target = Md.slice(Pos + 2, End);
+    Pos = End;
+    if (Target.starts_with("#")) {
+      std::string Id = ("id=\"" + Target.drop_front() + "\"").str();
+      check(Md.contains(Id), "tl", "anchors",
+            "link to missing anchor '" + Target + "'");
+    } else if (!Target.contains("://") && !Target.starts_with("data:")) {
+      check(sys::fs::exists(path(Target)), "tl", "links",
+            "linked file '" + Target + "' does not exist");
+    }
+  }
+  for (StringRef F : {"findings.json", "performance_breakdown.svg",
+                      "gpu_timeline.svg"})
+    check(sys::fs::exists(path(F)), "tl", "files", Twine(F) + " missing");
+}
+
+void Validator::run() {
+  std::optional<std::string> Md = readFile(path("analysis.md"));
+  if (!check(Md.has_value(), "L3", "exists", "analysis.md missing"))
+    return;
+  loadJson();
+  level1(*Md);
+  level2();
+  level3(*Md);
+  tlChecks(*Md);
+}
+
+} // namespace
+
+void checkMarkers(StringRef Text, StringRef Level, ValidationResult &R) {
+  auto Err = [&](const Twine &Msg) {
+    R.Issues.push_back(
+        {ValidationIssue::Kind::Error, Level.str(), "markers", Msg.str()});
+  };
+  unsigned Begins = 0, Ends = 0;
+  for (const Marker &M : scanMarkers(Text)) {
+    if (M.K == Marker::Kind::End)
+      ++Ends;
+    if (M.K == Marker::Kind::Candidate) {
+      ++R.Checks;
+      std::string Rank = M.attr("rank");
+      unsigned N;
+      if (M.attr("tier").empty() || StringRef(Rank).getAsInteger(10, N))
+        Err("reasoning-candidate needs tier=<word> rank=<int>");
+    }
+    if (M.K != Marker::Kind::Begin)
+      continue;
+    ++Begins;
+    ++R.Checks;
+    std::string Kind = M.attr("kind");
+    if (Kind.empty()) {
+      Err("impact-begin without kind");
+      continue;
+    }
+    SmallVector<StringRef, 3> Req;
+    if (Kind == "p_item")
+      Req = {"low", "mid", "high"};
+    else if (Kind == "detail_estimate")
+      Req = {"low", "high"};
+    else if (Kind != "top_ops") {
+      Err("unknown marker kind '" + Kind + "'");
+      continue;
+    }
+    for (StringRef A : Req)
+      if (!M.has(A))
+        Err("kind=" + Kind + " marker lacks " + A);
+    unsigned Present = 0, Nulls = 0;
+    for (StringRef A : {"low", "mid", "high"})
+      if (M.has(A)) {
+        ++Present;
+        if (M.attr(A) == "null")
+          ++Nulls;
+        else if (!parseScore(M.attr(A)))
+          Err("kind=" + Kind + " marker: " + A + "=" + M.attr(A) +
+              " is not a number");
+      }
+    if (Nulls != 0 && Nulls != Present)
+      Err("kind=" + Kind + " marker mixes null and numeric scores");
+  }
+  ++R.Checks;
+  if (Begins != Ends)
+    Err(Twine(Begins) + " impact-begin marker(s) but " + Twine(Ends) +
+        " impact-end");
+}
+
+ValidationResult validateReport(StringRef Dir) {
+  ValidationResult R;
+  Validator(Dir, R).run();
+  return R;
+}
+
+} // namespace tl
