@@ -204,13 +204,15 @@ void writeTimeline(raw_ostream &OS, const Trace &T, const GpuTimeline &TL,
 
   int H = Top + (Rows.size() + 1) * (RowH + 6) + 90;
   svgBegin(OS, W, H, Title);
+  // Adjacent bucket columns must not show anti-aliasing seams.
+  OS << "<g shape-rendering=\"crispEdges\">\n";
   OS << "<text x=\"" << W / 2 << "\" y=\"30\" text-anchor=\"middle\" "
         "font-size=\"18\" font-weight=\"bold\">"
      << xmlEscape(Title) << "</text>\n";
   if (!TL.hasGpuEvents()) {
     OS << "<text x=\"" << W / 2 << "\" y=\"" << Top + 20
        << "\" text-anchor=\"middle\" font-size=\"14\" fill=\"#555\">No GPU "
-          "events in this trace</text>\n</svg>\n";
+          "events in this trace</text>\n</g>\n</svg>\n";
     return;
   }
   double CW = double(PlotW) / Buckets;
@@ -279,7 +281,7 @@ void writeTimeline(raw_ostream &OS, const Trace &T, const GpuTimeline &TL,
        << Name << "</text>\n";
     LX += 150;
   }
-  OS << "</svg>\n";
+  OS << "</g>\n</svg>\n";
 }
 
 class ChartEmitter final : public Emitter {

@@ -228,7 +228,8 @@ Error ReferenceDataEmitter::writePriorityData(const ReportContext &Ctx,
             J.attributeBegin("impact_score_high");
             jsonOptNum(J, P.High);
             J.attributeEnd();
-            if (auto Pct = numericMetric(F, "percent_of_total")) {
+            auto Pct = numericMetric(F, "percent_of_total");
+            if (Pct && P.isHeuristic()) {
               J.attributeBegin("percent_of_total");
               jsonNum(J, *Pct);
               J.attributeEnd();

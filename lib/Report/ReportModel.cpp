@@ -65,7 +65,10 @@ std::string metricsFileName(StringRef Key) {
 PItem makeItem(const Finding &F) {
   PItem P;
   P.F = &F;
-  P.CategoryKey = F.T == Tier::Compute ? categoryKey(F.Category) : F.Category;
+  std::string Key = stringMetric(F, "category_key");
+  P.CategoryKey = !Key.empty()            ? Key
+                  : F.T == Tier::Compute ? categoryKey(F.Category)
+                                         : F.Category;
   // Metrics win: the compute passes attach the reference's rounded values.
   std::optional<double> Mid = numericMetric(F, "impact_score");
   if (Mid) {

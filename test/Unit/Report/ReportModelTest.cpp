@@ -1,0 +1,160 @@
+//===- ReportModelTest.cpp - Ranking, rollups and fallback rows -----------===//
+#include "tl/Report/ReportModel.h"
+
+#include "gtest/gtest.h"
+
+using namespace tl;
+
+namespace {
+
+Finding compute(const std::string &Cat, double Low, double Mid, double High,
+                const std::string &Method = "quantified", int Members = 1) {
+  Finding F;
+  F.T = Tier::Compute;
+  F.Pass = "p";
+  F.Category = Cat;
+  F.Title = Cat + " " + std::to_string(Mid);
+  F.Metrics.push_back({"impact_score", Mid, ""});
+  F.Metrics.push_back({"impact_score_low", Low, ""});
+  F.Metrics.push_back({"impact_score_high", High, ""});
+  F.Metrics.push_back({"estimate_method", Method, ""});
+  F.Metrics.push_back({"member_count", int64_t(Members), ""});
+  F.Id = F.computeId();
+  return F;
+}
+
+CategoryInfo cat(const std::string &Key, const std::string &Display,
+                 double Ms) {
+  CategoryInfo C;
+  C.Key = Key;
+  C.DisplayName = Display;
+  C.GpuKernelTimeMs = Ms;
+  return C;
+}
+
+Utilization util(double TotalMs, double CompPct) {
+  Utilization U;
+  U.Available = true;
+  U.TotalMs = TotalMs;
+  U.ComputationPct = CompPct;
+  return U;
+}
+
+TEST(ReportModel, CategoryKeys) {
+  EXPECT_EQ(categoryKey("GEMM"), "gemm");
+  EXPECT_EQ(categoryKey("SDPA_fwd"), "sdpa_fwd");
+  EXPECT_EQ(categoryKey("MoE_fused"), "moe_fused");
+  EXPECT_EQ(categoryKey("Custom Collective/x"), "custom_collective_x");
+  EXPECT_EQ(categoryKey(""), "other");
+}
+
+// Ties keep the reference's metrics-file order: "norm_fwd_metrics.json"
+// sorts before "norm_metrics.json" ('f' < 'm') although "norm" < "norm_fwd".
+TEST(ReportModel, TiesFollowMetricsFileOrder) {
+  std::vector<Finding> Fs = {compute("norm", 1, 2, 3),
+                             compute("norm_fwd", 1, 2, 3),
+                             compute("gemm", 0.5, 1, 1.5)};
+  ReportModel M = ReportModel::build(Fs, util(10, 50), {});
+  auto C = M.items(Tier::Compute);
+  ASSERT_EQ(C.size(), 3u);
+  EXPECT_EQ(C[0].CategoryKey, "norm_fwd");
+  EXPECT_EQ(C[1].CategoryKey, "norm");
+  EXPECT_EQ(C[2].CategoryKey, "gemm");
+  EXPECT_EQ(C[0].Rank, 1u);
+  EXPECT_EQ(C[2].Rank, 3u);
+}
+
+// Ranks are contiguous per tier; unscored findings come last in emission
+// order.
+TEST(ReportModel, RanksPerTierUnscoredLast) {
+  Finding S1;
+  S1.T = Tier::System;
+  S1.Category = "cpu_idle";
+  S1.Title = "idle";
+  Finding S2 = S1;
+  S2.Title = "memcpy";
+  Finding S3 = S1;
+  S3.Title = "quantified";
+  S3.Imp.Quantified = true;
+  S3.Imp.LowPct = 1;
+  S3.Imp.MidPct = 2;
+  S3.Imp.HighPct = 3;
+  std::vector<Finding> Fs = {S1, S2, S3, compute("gemm", 1, 2, 3)};
+  ReportModel M = ReportModel::build(Fs, util(10, 50), {});
+  auto S = M.items(Tier::System);
+  ASSERT_EQ(S.size(), 3u);
+  EXPECT_EQ(S[0].F->Title, "quantified");
+  EXPECT_EQ(S[1].F->Title, "idle");
+  EXPECT_EQ(S[2].F->Title, "memcpy");
+  EXPECT_EQ(S[2].Rank, 3u);
+  EXPECT_FALSE(S[1].scored());
+  EXPECT_EQ(M.items(Tier::Compute)[0].Rank, 1u);
+  EXPECT_TRUE(M.items(Tier::Fusion).empty());
+}
+
+// Rollups sum the rounded quantified findings only; every quantified
+// category is listed (the reference stops at 6); operation_count sums
+// member_count (the reference writes 0).
+TEST(ReportModel, RollupsAllCategoriesNoHeuristic) {
+  std::vector<Finding> Fs;
+  const char *Cats[] = {"a", "b", "c", "d", "e", "f", "g"};
+  for (int I = 0; I < 7; ++I)
+    Fs.push_back(compute(Cats[I], 0.5, 1.0 + I, 2.0 + I, "quantified", 2));
+  Fs.push_back(compute("a", 0.1, 0.2, 0.3, "quantified", 3));
+  Fs.push_back(compute("a", 5, 10, 15, "heuristic"));
+  ReportModel M = ReportModel::build(Fs, util(10, 50), {});
+  ASSERT_EQ(M.rollups().size(), 7u);
+  ASSERT_EQ(M.priorities().size(), 7u);
+  EXPECT_EQ(M.rollups()[0].Category, "g"); // mid 7
+  const CategoryRollup &A = M.rollups().back();
+  EXPECT_EQ(A.Category, "a");
+  EXPECT_DOUBLE_EQ(A.Mid, 1.2); // 1.0 + 0.2, heuristic 10 excluded
+  EXPECT_DOUBLE_EQ(A.Low, 0.6);
+  EXPECT_DOUBLE_EQ(A.High, 2.3);
+  EXPECT_EQ(A.OperationCount, 5u);
+  EXPECT_EQ(M.priorities()[6].Rank, 7u);
+  EXPECT_EQ(M.priorities()[6].Source, "findings_rollup");
+  // The heuristic finding still ranks first among the P-items.
+  EXPECT_TRUE(M.items(Tier::Compute)[0].isHeuristic());
+}
+
+// Fallback rows: compute categories at or above 5 % of computation time
+// with no finding, by kernel time. Computation = 10 ms × 40 % = 4 ms, so
+// the threshold is 0.2 ms.
+TEST(ReportModel, FallbackCategories) {
+  std::vector<Finding> Fs = {compute("gemm", 1, 2, 3),
+                             compute("elementwise", 1, 2, 3, "heuristic")};
+  std::vector<CategoryInfo> Cs = {
+      cat("gemm", "GEMM", 3.0), cat("elementwise", "elementwise", 1.0),
+      cat("reduce", "reduce", 0.3), cat("norm_fwd", "NORM_fwd", 0.5),
+      cat("triton", "triton", 0.2), cat("other", "Other", 0.19)};
+  ReportModel M = ReportModel::build(Fs, util(10, 40), Cs);
+  EXPECT_DOUBLE_EQ(M.fallbackThresholdMs(), 0.2);
+  auto P = M.priorities();
+  ASSERT_EQ(P.size(), 4u);
+  EXPECT_EQ(P[0].Category, "gemm");
+  EXPECT_EQ(P[0].DisplayName, "GEMM");
+  EXPECT_EQ(P[1].Category, "norm_fwd");
+  EXPECT_EQ(P[1].Source, "manifest_fallback");
+  EXPECT_FALSE(P[1].Mid.has_value());
+  EXPECT_EQ(P[2].Category, "reduce");
+  EXPECT_EQ(P[3].Category, "triton"); // 0.2 >= 0.2
+  EXPECT_EQ(P[3].Rank, 4u);
+  EXPECT_EQ(M.topBottleneckKey(), "gemm");
+  // 3.0 ms of 4.0 ms computation.
+  EXPECT_DOUBLE_EQ(*M.percentOfCompute(3.0), 75.0);
+}
+
+// Metrics win over the Impact struct; values are rounded to 2 decimals.
+TEST(ReportModel, MetricsOverrideImpact) {
+  Finding F = compute("gemm", 1.004, 2.006, 3.0);
+  F.Imp.Quantified = true;
+  F.Imp.MidPct = 99;
+  ReportModel M = ReportModel::build({F}, util(10, 50), {});
+  const PItem &P = M.items(Tier::Compute)[0];
+  EXPECT_DOUBLE_EQ(*P.Mid, 2.01);
+  EXPECT_DOUBLE_EQ(*P.Low, 1.0);
+  EXPECT_EQ(P.EstimateMethod, "quantified");
+}
+
+} // namespace
