@@ -4,6 +4,7 @@
 #include "tl/Analysis/KernelDetails.h"
 #include "tl/Analysis/OpCategory.h"
 #include "tl/Analysis/PerfMetrics.h"
+#include "tl/Analysis/Recompute.h"
 
 #include "PerfSheetsUtil.h"
 
@@ -85,12 +86,24 @@ std::vector<RawRow> evaluate(const Trace &T, llvm::ArrayRef<EventId> Events,
 
 /// Text of a param cell; pandas turns an int column with a missing value or
 /// a float into float64 (16 -> 16.0).
+/// A column holding tuples is turned into text with str() before grouping,
+/// so its missing cells print "nan" and its None cells "None"; other columns
+/// keep NaN/None, printed empty. (Lists in our params stand for values the
+/// reference keeps as strings, e.g. output_mask; they do not trigger it.)
 struct ParamColumn {
   std::string Key;
   bool AsFloat = false;
+  bool Stringified = false;
 };
 
-std::string paramText(const PyValue *V, bool AsFloat) {
+std::string paramText(const PyValue *V, const ParamColumn &C) {
+  bool AsFloat = C.AsFloat;
+  if (C.Stringified) {
+    if (!V)
+      return "nan";
+    if (V->isNone())
+      return "None";
+  }
   if (!V || V->isNone())
     return "";
   if (AsFloat && (V->kind() == PyValue::Kind::Int ||
@@ -125,7 +138,7 @@ std::string trackText(const Trace &T, EventId E, int Which) {
 
 TextTable summarize(const Trace &T, std::string SheetName,
                     std::vector<RawRow> Raw, bool NumKernelsKey,
-                    bool Roofline) {
+                    bool Roofline, const RecomputeMarks *RM) {
   TextTable Tab;
   Tab.Name = std::move(SheetName);
   // Param columns in first-appearance order; float rule per column.
@@ -143,6 +156,8 @@ TextTable summarize(const Trace &T, std::string SheetName,
         AnyMissing = true;
         continue;
       }
+      if (V->kind() == PyValue::Kind::Tuple)
+        C.Stringified = true;
       if (V->kind() == PyValue::Kind::Float)
         AnyFloat = true;
       else if (V->kind() != PyValue::Kind::Int)
@@ -162,10 +177,14 @@ TextTable summarize(const Trace &T, std::string SheetName,
     for (const ParamColumn &C : Cols) {
       const PyValue *V = findParam(R.Params, C.Key);
       // Missing values form their own group, apart from any text.
-      K.push_back((V && !V->isNone()) ? "v" + paramText(V, C.AsFloat) : "-");
+      K.push_back(C.Stringified || (V && !V->isNone())
+                      ? "v" + paramText(V, C)
+                      : "-");
     }
     if (NumKernelsKey)
       K.push_back(std::to_string(R.Kernels.size()));
+    if (RM)
+      K.push_back(RM->isRecompute(R.E) ? "True" : "False");
     auto [It, New] = GroupOf.try_emplace(K, Groups.size());
     if (New) {
       Groups.emplace_back();
@@ -179,6 +198,8 @@ TextTable summarize(const Trace &T, std::string SheetName,
     Tab.Columns.push_back("param: " + C.Key);
   if (NumKernelsKey)
     Tab.Columns.push_back("num_kernels");
+  if (RM)
+    Tab.Columns.push_back("is_recompute");
   auto AddAgg = [&](const std::string &C) {
     for (const char *S : {"_mean", "_median", "_std", "_min", "_max"})
       Tab.Columns.push_back(C + S);
@@ -217,17 +238,20 @@ TextTable summarize(const Trace &T, std::string SheetName,
     std::vector<std::string> C{T.name(F.E).str()};
     for (const ParamColumn &PC : Cols) {
       // First non-missing value of the group (all equal as text).
-      std::string V;
-      for (size_t I : Idx)
-        if (const PyValue *P = findParam(Raw[I].Params, PC.Key);
-            P && !P->isNone()) {
-          V = paramText(P, PC.AsFloat);
-          break;
-        }
+      std::string V = paramText(findParam(F.Params, PC.Key), PC);
+      if (!PC.Stringified)
+        for (size_t I : Idx)
+          if (const PyValue *P = findParam(Raw[I].Params, PC.Key);
+              P && !P->isNone()) {
+            V = paramText(P, PC);
+            break;
+          }
       C.push_back(V);
     }
     if (NumKernelsKey)
       C.push_back(std::to_string(F.Kernels.size()));
+    if (RM)
+      C.push_back(RM->isRecompute(F.E) ? "True" : "False");
     auto Col = [&](double RawRow::*M) {
       std::vector<double> V;
       for (size_t I : Idx)
@@ -311,6 +335,8 @@ PerfSheets::PerfSheets(const Trace &T, AnalysisManager &AM) {
   const AnalysisOptions &O = AM.options();
   const ArchSpec *Arch = O.Arch ? &*O.Arch : nullptr;
   const CategoryRegistry &Reg = CategoryRegistry::builtin();
+  const RecomputeMarks *RM =
+      O.DetectRecompute ? &AM.get<RecomputeMarks>() : nullptr;
   // Events per sheet, in file order (EventIds follow the file).
   llvm::StringMap<std::string> SheetOfOp;
   std::vector<std::string> Order = Reg.sheetOrder();
@@ -335,7 +361,7 @@ PerfSheets::PerfSheets(const Trace &T, AnalysisManager &AM) {
     if (isNonSplit(S)) {
       if (!Fwd.empty())
         Sheets.push_back(summarize(T, S, std::move(Fwd),
-                                   O.GroupByNumKernels, Arch != nullptr));
+                                   O.GroupByNumKernels, Arch != nullptr, RM));
       continue;
     }
     std::vector<RawRow> Bwd = evaluate(T, Ev, true, Arch, Warnings);
@@ -347,9 +373,9 @@ PerfSheets::PerfSheets(const Trace &T, AnalysisManager &AM) {
       (movesToBwd(T.name(R.E)) ? BwdKeep : FwdKeep).push_back(std::move(R));
     if (!FwdKeep.empty())
       Sheets.push_back(summarize(T, S + "_fwd", std::move(FwdKeep),
-                                 O.GroupByNumKernels, Arch != nullptr));
+                                 O.GroupByNumKernels, Arch != nullptr, RM));
     if (!BwdKeep.empty())
       Sheets.push_back(summarize(T, S + "_bwd", std::move(BwdKeep),
-                                 O.GroupByNumKernels, Arch != nullptr));
+                                 O.GroupByNumKernels, Arch != nullptr, RM));
   }
 }

@@ -12,8 +12,10 @@
 #include "tl/Analysis/CallStack.h"
 #include "tl/Analysis/KernelDetails.h"
 #include "tl/Analysis/OpCategory.h"
+#include "tl/Analysis/OpTable.h"
 #include "tl/Analysis/PerfMetrics.h"
 #include "tl/Analysis/PerfSheets.h"
+#include "tl/Analysis/Recompute.h"
 
 #include "PerfSheetsUtil.h"
 
@@ -224,6 +226,9 @@ UnifiedPerfTable::UnifiedPerfTable(const Trace &T, AnalysisManager &AM) {
   const ArchSpec *Arch = O.Arch ? &*O.Arch : nullptr;
   const CategoryRegistry &Reg = CategoryRegistry::builtin();
   TreeFacts F(T);
+  const RecomputeMarks *RM =
+      O.DetectRecompute ? &AM.get<RecomputeMarks>() : nullptr;
+  HasRecompute = RM != nullptr;
 
   // --- Collection (iterative DFS, visited set).
   std::vector<Instance> Insts;
@@ -273,7 +278,8 @@ UnifiedPerfTable::UnifiedPerfTable(const Trace &T, AnalysisManager &AM) {
     for (const Instance &I : Insts)
       for (EventId G : T.subtreeGpuEvents(I.E))
         Covered[G] = 1;
-    uint64_t MaxUid = 0;
+    // UIDs count every traceEvents entry, so the max UID is entries - 1.
+    uint64_t MaxUid = T.stats().TotalEntries ? T.stats().TotalEntries - 1 : 0;
     for (EventId E = 0, N = T.size(); E < N; ++E)
       MaxUid = std::max(MaxUid, T.uid(E));
     llvm::MapVector<EventId, std::vector<EventId>> Orphans;
@@ -302,6 +308,12 @@ UnifiedPerfTable::UnifiedPerfTable(const Trace &T, AnalysisManager &AM) {
   }
 
   // --- One row per instance.
+  const OpTable &Ops = AM.get<OpTable>();
+  auto firstDirectKernel = [&](EventId E) -> llvm::StringRef {
+    const LauncherRow *L = Ops.launcherRow(E);
+    return (L && !L->Details.empty()) ? L->Details.front().Name
+                                      : llvm::StringRef();
+  };
   std::vector<InstRow> IRows;
   IRows.reserve(Insts.size());
   for (const Instance &I : Insts) {
@@ -321,16 +333,8 @@ UnifiedPerfTable::UnifiedPerfTable(const Trace &T, AnalysisManager &AM) {
     if (I.Kernel != NoEvent) {
       R.Name = (T.name(E) + "->" + T.name(I.Kernel) + " (Synthetic Op)").str();
       R.GpuEvents = {I.Kernel};
-      std::vector<EventId> Sub(T.subtreeGpuEvents(E).begin(),
-                               T.subtreeGpuEvents(E).end());
-      sortByTs(T, Sub);
-      llvm::StringRef First;
-      for (EventId G : Sub)
-        if (!isCommKernel(T.name(G))) {
-          First = T.name(G);
-          break;
-        }
-      R.Category = Reg.categorize(R.Name, First);
+      // The copy keeps the parent's kernel_details (§2.8 launcher list).
+      R.Category = Reg.categorize(R.Name, firstDirectKernel(E));
       R.KernelTime = kernelBusyTime(T, R.GpuEvents);
       IRows.push_back(std::move(R));
       continue;
@@ -359,8 +363,6 @@ UnifiedPerfTable::UnifiedPerfTable(const Trace &T, AnalysisManager &AM) {
         R.Params = std::move(PP);
       }
     };
-    std::vector<EventId> Sorted = R.GpuEvents;
-    sortByTs(T, Sorted);
     if (I.SoleBwd) {
       R.Category = I.BwdCategory;
       R.HasModel = true;
@@ -391,13 +393,7 @@ UnifiedPerfTable::UnifiedPerfTable(const Trace &T, AnalysisManager &AM) {
       }
     } else {
       // kernel_details of a launcher: its direct kernels by ts (§2.8).
-      llvm::StringRef First;
-      for (EventId G : Sorted)
-        if (!isCommKernel(T.name(G))) {
-          First = T.name(G);
-          break;
-        }
-      R.Category = Reg.categorize(R.Name, First);
+      R.Category = Reg.categorize(R.Name, firstDirectKernel(E));
       R.KernelTime = kernelBusyTime(T, R.GpuEvents);
     }
     IRows.push_back(std::move(R));
@@ -416,6 +412,8 @@ UnifiedPerfTable::UnifiedPerfTable(const Trace &T, AnalysisManager &AM) {
                                trackName(T, E, 2)};
     for (int J = 0; J < 4; ++J)
       K.push_back(R.KeyPresent[J] ? R.Keys[J] : "None");
+    if (RM)
+      K.push_back(RM->isRecompute(E) ? "True" : "False");
     auto [It, New] = GroupOf.try_emplace(K, Groups.size());
     if (New)
       Groups.emplace_back();
@@ -434,6 +432,8 @@ UnifiedPerfTable::UnifiedPerfTable(const Trace &T, AnalysisManager &AM) {
     Row.InputStrides = F0.KeyPresent[2] ? F0.Keys[2] : "";
     Row.ConcreteInputs = F0.KeyPresent[3] ? F0.Keys[3] : "";
     Row.ExUid = F0.I.Uid;
+    if (RM)
+      Row.IsRecompute = RM->isRecompute(F0.I.E);
     Row.OperationCount = G.size();
     Row.IsSynthetic = F0.I.Kernel != NoEvent;
     auto Col = [&](double InstRow::*M) {
@@ -507,9 +507,13 @@ TextTable UnifiedPerfTable::toTable(bool Roofline, bool CallStack) const {
   Tab.Name = "unified_perf_summary";
   Tab.Columns = {"name", "op category", "process_name", "process_label",
                  "thread_name", "Input Dims", "Input type", "Input Strides",
-                 "Concrete Inputs", "ex_UID", "operation_count",
+                 "Concrete Inputs"};
+  if (HasRecompute)
+    Tab.Columns.push_back("is_recompute");
+  for (const char *C : {"ex_UID", "operation_count",
                  "total_duration_us", "mean_duration_us", "std_duration_us",
-                 "GFLOPS", "Data Moved (MB)", "FLOPS/Byte", "Compute Spec"};
+                 "GFLOPS", "Data Moved (MB)", "FLOPS/Byte", "Compute Spec"})
+    Tab.Columns.push_back(C);
   if (Roofline)
     Tab.Columns.push_back("Roofline Bound");
   for (const char *C :
@@ -541,12 +545,16 @@ TextTable UnifiedPerfTable::toTable(bool Roofline, bool CallStack) const {
                                   R.ProcessName,  R.ProcessLabel,
                                   R.ThreadName,   R.InputDims,
                                   R.InputType,    R.InputStrides,
-                                  R.ConcreteInputs, std::to_string(R.ExUid),
+                                  R.ConcreteInputs};
+    if (HasRecompute)
+      C.push_back(R.IsRecompute.value_or(false) ? "True" : "False");
+    for (std::string X : {std::to_string(R.ExUid),
                                   std::to_string(R.OperationCount),
                                   cell(R.DurationUs.Sum), cell(R.DurationUs.Mean),
                                   cell(R.DurationUs.Std), cell(R.Gflops),
                                   cell(R.DataMovedMB), cell(R.FlopsPerByte),
-                                  R.ComputeSpec};
+                                  R.ComputeSpec})
+      C.push_back(std::move(X));
     if (Roofline)
       C.push_back(R.RooflineBound);
     for (std::optional<double> V :

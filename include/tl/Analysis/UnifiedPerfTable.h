@@ -47,6 +47,8 @@ struct UnifiedPerfRow {
   // Python-literal text, exactly as the reference CSV prints it.
   std::string InputDims, InputType, InputStrides, ConcreteInputs;
 
+  /// Only with AnalysisOptions::DetectRecompute (a group key then).
+  std::optional<bool> IsRecompute;
   uint64_t ExUid = 0; // UID of the first instance
   uint64_t OperationCount = 0;
   ColumnStats DurationUs; // CPU duration of the op
@@ -97,6 +99,7 @@ private:
   std::vector<UnifiedPerfRow> Rows;
   std::vector<EventId> Collected;
   size_t NumSynthetic = 0;
+  bool HasRecompute = false;
 };
 
 } // namespace tl
