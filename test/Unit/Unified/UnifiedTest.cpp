@@ -1,0 +1,167 @@
+//===- UnifiedTest.cpp - unified_perf_summary / perf sheets, agent flavour -===//
+//
+// The agent-reference flavour (arch roofline, num_kernels key, call stacks)
+// on the hand-made trace test/Analysis/Inputs/unified-small.json; the plain
+// flavour is checked by test/Analysis/unified-small.test.
+//
+//===----------------------------------------------------------------------===//
+#include "tl/Analysis/AnalysisManager.h"
+#include "tl/Analysis/CallStack.h"
+#include "tl/Analysis/PerfMetrics.h"
+#include "tl/Analysis/PerfSheets.h"
+#include "tl/Analysis/UnifiedPerfTable.h"
+#include "tl/Import/Importer.h"
+
+#include "gtest/gtest.h"
+
+using namespace tl;
+
+namespace {
+
+Trace load(llvm::StringRef Rel) {
+  auto T = importTrace(std::string(TL_SOURCE_DIR) + "/" + Rel.str());
+  if (!T) {
+    ADD_FAILURE() << llvm::toString(T.takeError());
+    return Trace();
+  }
+  return std::move(*T);
+}
+
+/// 100 TFLOP/s matrix_bf16, 1000 GB/s: round numbers for hand arithmetic.
+AnalysisOptions agentOptions() {
+  AnalysisOptions O;
+  ArchSpec A;
+  A.Name = "TEST";
+  A.MemBwGBps = 1000;
+  A.MaxTflops["matrix_bf16"] = 100;
+  O.Arch = A;
+  O.GroupByNumKernels = true;
+  O.IncludeCallStack = true;
+  return O;
+}
+
+const UnifiedPerfRow *findRow(const UnifiedPerfTable &U, llvm::StringRef N) {
+  for (const UnifiedPerfRow &R : U.rows())
+    if (llvm::StringRef(R.Name).starts_with(N))
+      return &R;
+  return nullptr;
+}
+
+TEST(Unified, GemmRowWithRoofline) {
+  Trace T = load("test/Analysis/Inputs/unified-small.json");
+  AnalysisManager AM(T, agentOptions());
+  const auto &U = AM.get<UnifiedPerfTable>();
+  ASSERT_EQ(U.rows().size(), 4u);
+  const UnifiedPerfRow &R = U.rows()[0];
+  EXPECT_EQ(R.Name, "aten::mm");
+  EXPECT_EQ(R.Category, "GEMM");
+  EXPECT_EQ(R.OperationCount, 2u);
+  EXPECT_EQ(R.ExUid, 6u);
+  EXPECT_EQ(R.Instances.size(), 2u);
+  EXPECT_TRUE(R.HasPerfModel);
+  // compute 4194304 / 100e12 s = 0.04194304 µs < memory 114688 / 1e12 s =
+  // 0.114688 µs -> memory bound, roofline 0.114688 µs.
+  ASSERT_TRUE(R.RooflineTimeUs);
+  EXPECT_DOUBLE_EQ(*R.RooflineTimeUs, 0.114688);
+  EXPECT_EQ(R.RooflineBound, "MEMORY_BOUND");
+  // Pct Roofline per instance: 0.114688/20*100 = 0.57344 and
+  // 0.114688/30*100 = 0.38229333..; mean 0.47786666..
+  ASSERT_TRUE(R.PctRoofline.Mean);
+  EXPECT_NEAR(*R.PctRoofline.Mean, (0.57344 + 0.114688 / 30 * 100) / 2,
+              1e-12);
+  EXPECT_DOUBLE_EQ(*R.PctRoofline.Max, 0.57344);
+  ASSERT_TRUE(R.PerfParams);
+  EXPECT_EQ(R.PerfParams->front().first, "M");
+  EXPECT_EQ(R.PerfParams->front().second, "64");
+  EXPECT_EQ(R.PerfParams->back().first, "transpose");
+  EXPECT_EQ(R.PerfParams->back().second, "(True, False)");
+  ASSERT_EQ(R.KernelDetails.size(), 1u);
+  EXPECT_EQ(R.KernelDetails[0].Count, 2u);
+  EXPECT_DOUBLE_EQ(R.KernelDetails[0].StdUs, 5.0); // population std
+  // Call stack: python frames (trailing _0 stripped), the op, the kernel.
+  EXPECT_EQ(R.EntryPoint, "model.py(10): forward");
+  EXPECT_EQ(R.CallStackFull,
+            "['nn.Module: Linear', 'model.py(10): forward', 'aten::mm', "
+            "'nvjet_tst_128x64_64x8_1x1_v_bz_TNT']");
+  ASSERT_EQ(R.ModuleChain.size(), 1u);
+  EXPECT_NE(R.ModuleChain[0].find("Linear"), std::string::npos);
+  // 50 of 110 µs of kernel time.
+  EXPECT_DOUBLE_EQ(R.Percentage, 50.0 / 110.0 * 100);
+}
+
+TEST(Unified, SoleBackwardAndSynthetic) {
+  Trace T = load("test/Analysis/Inputs/unified-small.json");
+  AnalysisManager AM(T, agentOptions());
+  const auto &U = AM.get<UnifiedPerfTable>();
+  const UnifiedPerfRow *B = findRow(U, "ScaledDotProductFlashAttentionBackward0");
+  ASSERT_NE(B, nullptr);
+  EXPECT_EQ(B->Category, "SDPA_bwd");
+  EXPECT_TRUE(B->HasPerfModel);
+  // flops_bwd = 5 * 2*2*16*16*8 = 40960.
+  EXPECT_DOUBLE_EQ(*B->Gflops, 4.096e-05);
+  EXPECT_EQ(B->EntryPoint, "Not found"); // autograd thread: no python
+  const UnifiedPerfRow *S = findRow(U, "aten::mse_loss->");
+  ASSERT_NE(S, nullptr);
+  EXPECT_TRUE(S->IsSynthetic);
+  EXPECT_FALSE(S->HasPerfModel);
+  EXPECT_EQ(S->ExUid, 33u); // = number of traceEvents entries
+  EXPECT_EQ(U.numSynthetic(), 1u);
+  EXPECT_EQ(S->Category, "elementwise");
+}
+
+TEST(Unified, AgentColumns) {
+  Trace T = load("test/Analysis/Inputs/unified-small.json");
+  AnalysisManager AM(T, agentOptions());
+  TextTable Tab = AM.get<UnifiedPerfTable>().toTable(true, true);
+  int EP = Tab.column("entry_point"), CS = Tab.column("call_stack_full");
+  int P = Tab.column("Percentage (%)");
+  ASSERT_GE(EP, 0);
+  EXPECT_EQ(CS, EP + 1);
+  EXPECT_EQ(P, CS + 1);
+  EXPECT_EQ(Tab.column("Roofline Bound"), Tab.column("Compute Spec") + 1);
+  EXPECT_EQ(Tab.column("Roofline Time (µs)_first"),
+            Tab.column("TFLOPS/s_max") + 1);
+  EXPECT_EQ(Tab.column("num_kernels"), -1); // not a unified key
+
+  const auto &Sheets = AM.get<PerfSheets>().sheets();
+  ASSERT_FALSE(Sheets.empty());
+  const TextTable &G = Sheets[0];
+  EXPECT_EQ(G.Name, "GEMM");
+  int NK = G.column("num_kernels");
+  ASSERT_EQ(NK, G.column("param: transpose") + 1);
+  EXPECT_EQ(G.Rows[0][NK], "1");
+  int RB = G.column("Roofline Bound_first");
+  ASSERT_EQ(RB, G.column("Roofline Time (µs)_first") + 1);
+  EXPECT_EQ(G.Rows[0][RB], "MEMORY_BOUND");
+  EXPECT_EQ(G.Rows[0][RB - 1], "0.114688");
+}
+
+// call_stack_full with several kernels: the common prefix, then one list
+// per distinct tail.
+TEST(CallStack, SeveralKernels) {
+  const char *Json = R"({"traceEvents": [
+{"ph": "X", "cat": "cpu_op", "name": "aten::foo", "pid": 1, "tid": 1, "ts": 10, "dur": 100, "args": {}},
+{"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": 20, "dur": 5, "args": {"correlation": 1}},
+{"ph": "X", "cat": "cpu_op", "name": "aten::bar_1", "pid": 1, "tid": 1, "ts": 40, "dur": 30, "args": {}},
+{"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": 50, "dur": 5, "args": {"correlation": 2}},
+{"ph": "X", "cat": "kernel", "name": "k1", "pid": 0, "tid": 7, "ts": 200, "dur": 5, "args": {"correlation": 1, "stream": 7}},
+{"ph": "X", "cat": "kernel", "name": "k2", "pid": 0, "tid": 7, "ts": 300, "dur": 5, "args": {"correlation": 2, "stream": 7}},
+{"ph": "s", "cat": "ac2g", "name": "ac2g", "id": 1, "pid": 1, "tid": 1, "ts": 20},
+{"ph": "f", "cat": "ac2g", "name": "ac2g", "id": 1, "pid": 0, "tid": 7, "ts": 200, "bp": "e"},
+{"ph": "s", "cat": "ac2g", "name": "ac2g", "id": 2, "pid": 1, "tid": 1, "ts": 50},
+{"ph": "f", "cat": "ac2g", "name": "ac2g", "id": 2, "pid": 0, "tid": 7, "ts": 300, "bp": "e"}
+]})";
+  auto T = importTraceFromBuffer(Json, "inline.json");
+  ASSERT_TRUE(static_cast<bool>(T)) << llvm::toString(T.takeError());
+  EventId Foo = T->byUid(0);
+  EXPECT_EQ(callStackFull(*T, T->subtreeGpuEvents(Foo)),
+            "['aten::foo', ['k1'], ['aten::bar', 'k2']]");
+  EXPECT_EQ(callStackFull(*T, {}), "Not found");
+  EXPECT_EQ(entryPoint(*T, Foo), "Not found");
+  // Subtree kernels follow children order, through every category.
+  std::vector<EventId> K = subtreeKernels(*T, Foo);
+  ASSERT_EQ(K.size(), 2u);
+  EXPECT_EQ(T->name(K[0]), "k1");
+}
+
+} // namespace
