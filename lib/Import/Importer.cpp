@@ -17,6 +17,7 @@
 
 #include <cerrno>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 
 using namespace tl;
@@ -55,6 +56,40 @@ TrackId ImportState::findTrack(const TrackPart &Pid,
 
 namespace {
 
+/// RapidJSON's parser stack holds the string being read and one frame per
+/// open container. This allocator caps it, so a 1 GB string or absurd
+/// nesting stops the parse with a clear error instead of exhausting memory:
+/// the stream is aborted and the parser sees the end of input.
+class ParserStackAllocator {
+public:
+  static const bool kNeedFree = true;
+  // RapidJSON needs a default constructor; it is never used since the
+  // reader is always given this allocator.
+  ParserStackAllocator() = default;
+  ParserStackAllocator(InputStream &In, uint64_t Limit)
+      : In(&In), Limit(Limit) {}
+  void *Malloc(size_t Size) { return Realloc(nullptr, 0, Size); }
+  void *Realloc(void *Orig, size_t, size_t NewSize) {
+    if (In && Limit && NewSize > Limit && !In->hasError())
+      In->abort("expected strings shorter than " + std::to_string(Limit) +
+               " bytes and shallower nesting (string limit)");
+    // Still honour this request: the parser writes at most a few more
+    // bytes before it reads the (now ended) stream.
+    void *P = std::realloc(Orig, NewSize ? NewSize : 1);
+    if (!P)
+      std::abort(); // out of memory inside the parser: nothing to recover
+    Bytes = NewSize;
+    return P;
+  }
+  static void Free(void *P) { std::free(P); }
+  uint64_t bytes() const { return Bytes; }
+
+private:
+  InputStream *In = nullptr;
+  uint64_t Limit = 0;
+  uint64_t Bytes = 0;
+};
+
 /// A JSON scalar as delivered by the SAX reader.
 struct Scalar {
   enum Kind { Null, Bool, Int, Double, String } K;
@@ -80,8 +115,9 @@ enum class Field : uint8_t {
 class KinetoHandler {
 public:
   KinetoHandler(Trace::Storage &S, ImportState &State, InputStream &In,
-                const ImportOptions &Opts)
-      : S(S), State(State), In(In), Opts(Opts), ArgB(S.Args), TopB(S.Args) {}
+                const ImportOptions &Opts, const ParserStackAllocator &Stack)
+      : S(S), State(State), In(In), Opts(Opts), Stack(Stack), ArgB(S.Args),
+        TopB(S.Args) {}
 
   // RapidJSON handler interface.
   bool Null() { return scalar({Scalar::Null}); }
@@ -97,6 +133,9 @@ public:
   bool Double(double V) { return scalar({Scalar::Double, 0, V}); }
   bool RawNumber(const char *, rapidjson::SizeType, bool) { return true; }
   bool String(const char *Str, rapidjson::SizeType Len, bool) {
+    // A long string may grow the pool a lot at once: check memory now.
+    if (Len > (1u << 16))
+      NextMemCheck = 0;
     Scalar V{Scalar::String};
     V.S = llvm::StringRef(Str, Len);
     return scalar(V);
@@ -179,7 +218,39 @@ private:
     }
   }
 
+  /// Approximate bytes held by the trace being built, including the
+  /// columns buildStructure() adds later (parent, children CSR, GPU order:
+  /// about 16 bytes per event).
+  uint64_t memoryBytes() const {
+    // Columns count by size, not capacity: reserved but untouched capacity
+    // costs no RSS.
+    uint64_t B = S.size() * (sizeof(EventKind) + 3 * sizeof(uint32_t) +
+                             2 * sizeof(StrId) + 2 * sizeof(double) +
+                             sizeof(EventId) + 16) +
+                 S.Gpu.size() * sizeof(EventId);
+    B += S.Strings.memoryBytes() + S.Args.memoryBytes() +
+         ArgB.memoryBytes() + TopB.memoryBytes() + Stack.bytes();
+    B += S.Tracks.capacity() * sizeof(Track) + State.TrackIndex.getMemorySize();
+    B += State.Flows.capacity() * sizeof(FlowRecord) +
+         State.Meta.capacity() * sizeof(MetaRecord);
+    return B;
+  }
+
+  /// Called for every JSON token; checks the memory guard now and then.
+  bool tick() {
+    if (!Opts.MaxMemory || ++Tokens < NextMemCheck)
+      return true;
+    NextMemCheck = Tokens + (1u << 14);
+    if (memoryBytes() > Opts.MaxMemory)
+      return fail("expected the trace to fit in " +
+                  std::to_string(Opts.MaxMemory >> 20) +
+                  " MB of memory (memory limit; see --max-memory)");
+    return true;
+  }
+
   bool scalar(const Scalar &V) {
+    if (!tick())
+      return false;
     switch (M) {
     case Mode::Root:
       return fail("expected a JSON object at the top level");
@@ -212,6 +283,8 @@ private:
   }
 
   bool start(bool IsObject) {
+    if (!tick())
+      return false;
     switch (M) {
     case Mode::Root:
       if (!IsObject)
@@ -559,6 +632,8 @@ private:
   ImportState &State;
   InputStream &In;
   const ImportOptions &Opts;
+  const ParserStackAllocator &Stack;
+  uint64_t Tokens = 0, NextMemCheck = 0;
   ArgBuilder ArgB, TopB;
   Mode M = Mode::Root;
   Field CurField = Field::Other;
@@ -639,7 +714,10 @@ static llvm::Expected<Trace> importStream(InputStream &In, llvm::StringRef Name,
 
   // Reserve the columns for the expected number of complete events (about
   // one per 500 JSON bytes in real traces); untouched capacity costs no RSS.
-  if (size_t Est = size_t(std::min<uint64_t>(In.sizeHint() / 400, 1u << 26))) {
+  uint64_t EstEvents = std::min<uint64_t>(In.sizeHint() / 400, 1u << 26);
+  if (Opts.MaxEvents)
+    EstEvents = std::min(EstEvents, Opts.MaxEvents);
+  if (size_t Est = size_t(EstEvents)) {
     S.Kind.reserve(Est);
     S.Uid.reserve(Est);
     S.Name.reserve(Est);
@@ -649,8 +727,11 @@ static llvm::Expected<Trace> importStream(InputStream &In, llvm::StringRef Name,
     S.TrackOf.reserve(Est);
     S.ArgsNode.reserve(Est);
   }
-  KinetoHandler H(S, State, In, Opts);
-  rapidjson::Reader R;
+  ParserStackAllocator Stack(In, Opts.MaxStringBytes);
+  KinetoHandler H(S, State, In, Opts, Stack);
+  rapidjson::GenericReader<rapidjson::UTF8<>, rapidjson::UTF8<>,
+                           ParserStackAllocator>
+      R(&Stack);
   constexpr unsigned Flags = rapidjson::kParseIterativeFlag |
                              rapidjson::kParseFullPrecisionFlag |
                              rapidjson::kParseValidateEncodingFlag;

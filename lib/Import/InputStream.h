@@ -56,6 +56,9 @@ public:
   /// Rough size of the decoded JSON (file size, or the gzip trailer's
   /// ISIZE), for reserving columns; 0 when unknown.
   uint64_t sizeHint() const { return SizeHint; }
+  /// Stop the stream with an error at the current offset (used by limits
+  /// detected outside the stream); the parser then sees the end of input.
+  void abort(std::string Msg) { fail(Tell(), std::move(Msg)); }
   bool hasError() const { return !Err.empty(); }
   const std::string &error() const { return Err; }
   uint64_t errorOffset() const { return ErrOffset; }

@@ -187,6 +187,11 @@ public:
     Scratch.push_back(N);
   }
   size_t depth() const { return Open.size(); }
+  /// Bytes held by the scratch stacks (for the importer's memory guard).
+  size_t memoryBytes() const {
+    return Scratch.capacity() * sizeof(ArgNode) +
+           Open.capacity() * sizeof(OpenFrame);
+  }
   /// After the outermost value is complete: store it and return its node.
   uint32_t finish() {
     ArgNode N = Scratch.back();

@@ -17,6 +17,12 @@ struct ImportOptions {
   uint64_t MaxEvents = 0;
   /// Refuse traces whose uncompressed JSON is larger than this (0 = no limit).
   uint64_t MaxBytes = 0;
+  /// Stop when the trace's in-memory form (columns, strings, args arena,
+  /// parser stack; approximate) would exceed this many bytes (0 = no limit).
+  uint64_t MaxMemory = 0;
+  /// Refuse any single JSON string (or nesting) needing more parser memory
+  /// than this many bytes, so a 1 GB name cannot exhaust memory.
+  uint64_t MaxStringBytes = 256u << 20;
   /// Called now and then with the number of uncompressed bytes read so far.
   std::function<void(uint64_t BytesRead)> Progress;
 };
