@@ -41,6 +41,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <optional>
+#include <unistd.h>
 
 using namespace llvm;
 using namespace tl;
@@ -56,6 +57,16 @@ struct Options {
 
   cl::list<std::string> Traces{cl::Positional, cl::desc("<trace.json[.gz]>..."),
                                cl::cat(Input)};
+  cl::opt<uint64_t> MaxEvents{
+      "max-events",
+      cl::desc("Refuse traces with more complete events (0 = no limit)"),
+      cl::init(100000000), cl::cat(Input)};
+  cl::opt<uint64_t> MaxMemoryMB{
+      "max-memory",
+      cl::desc("Stop importing when the trace would need more than this many "
+               "MB (approximate; default 3/4 of physical memory, 0 = no "
+               "limit)"),
+      cl::value_desc("MB"), cl::cat(Input)};
   cl::opt<std::string> Config{
       "config", cl::desc("YAML file with settings (pipeline, passes, arch, "
                          "output, threads, include-unlinked); flags win"),
@@ -155,6 +166,14 @@ struct Options {
 std::string toolVersion() {
   return std::string("tl-opt ") + TL_VERSION_STRING + " (" + TL_GIT_HASH +
          ")";
+}
+
+/// Default --max-memory: 3/4 of physical memory (0 = unknown, no limit).
+uint64_t defaultMaxMemory() {
+  long Pages = sysconf(_SC_PHYS_PAGES), PageSize = sysconf(_SC_PAGESIZE);
+  if (Pages <= 0 || PageSize <= 0)
+    return 0;
+  return uint64_t(Pages) * uint64_t(PageSize) / 4 * 3;
 }
 
 /// Progress on an interactive stderr only.
@@ -348,6 +367,10 @@ int run(int argc, char **argv) {
     if (Progress)
       errs() << "tl-opt: importing " << TracePath << "...\r";
     ImportOptions IOpts;
+    IOpts.MaxEvents = O.MaxEvents;
+    IOpts.MaxMemory = O.MaxMemoryMB.getNumOccurrences()
+                          ? O.MaxMemoryMB * (uint64_t(1) << 20)
+                          : defaultMaxMemory();
     if (Progress)
       IOpts.Progress = [&](uint64_t Bytes) {
         errs() << "tl-opt: importing " << TracePath << ": "
