@@ -10,6 +10,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
+#include <exception>
 #include <mutex>
 #include <time.h>
 
@@ -62,9 +63,20 @@ std::vector<PassResult> PassManager::run(const Trace &T, AnalysisManager &AM,
     double Cpu0 = threadCpuSeconds();
     {
       TimeTraceScope Scope("pass", R.Pass);
-      if (Error E = P.run(T, AM, Sink)) {
+      // The one place tl catches C++ exceptions (besides the yaml-cpp
+      // boundary): a plugin pass may come from anyone, and an exception
+      // escaping it must fail that pass only, not the run.
+      try {
+        if (Error E = P.run(T, AM, Sink)) {
+          R.Failed = true;
+          R.Message = toString(std::move(E));
+        }
+      } catch (const std::exception &Ex) {
         R.Failed = true;
-        R.Message = toString(std::move(E));
+        R.Message = std::string("threw an exception: ") + Ex.what();
+      } catch (...) {
+        R.Failed = true;
+        R.Message = "threw an exception of unknown type";
       }
     }
     R.CpuSeconds = threadCpuSeconds() - Cpu0;

@@ -17,6 +17,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <atomic>
+#include <stdexcept>
 #include <chrono>
 #include <thread>
 
@@ -105,6 +106,39 @@ public:
   }
 };
 
+/// A buggy third-party pass: throws a C++ exception out of run(). The pass
+/// manager must record it as failed and keep the other passes' findings.
+class ThrowPass : public PassBase<ThrowPass> {
+public:
+  static constexpr StringLiteral Argument = "test-throw";
+  static constexpr StringLiteral Description =
+      "Emits one finding, then throws a C++ exception";
+  Option<bool> nonstd{*this, "nonstd", desc("Throw an int, not a "
+                                             "std::exception"),
+                      init(false)};
+  Error run(const Trace &, AnalysisManager &, FindingSink &Sink) override {
+    Sink.system("test", "finding before throw").nonQuantified();
+    if (nonstd)
+      throw 42;
+    throw std::runtime_error("plugin blew up");
+  }
+};
+
+/// Contributes one artifact whose relative path comes from an option (think:
+/// a name taken from the trace); unsafe paths must be refused, not written.
+class ArtifactPass : public PassBase<ArtifactPass> {
+public:
+  static constexpr StringLiteral Argument = "test-artifact";
+  static constexpr StringLiteral Description =
+      "Writes one artifact at a given relative path";
+  Option<std::string> path{*this, "path", desc("Relative artifact path"),
+                           init("art/a.txt")};
+  Error run(const Trace &, AnalysisManager &, FindingSink &Sink) override {
+    Sink.artifact(*path, "artifact content\n");
+    return Error::success();
+  }
+};
+
 class OptionsPass : public PassBase<OptionsPass> {
 public:
   static constexpr StringLiteral Argument = "test-options";
@@ -157,6 +191,8 @@ extern "C" TL_PLUGIN_EXPORT tlPassPluginInfo tlGetPassPluginInfo() {
             R.registerPass<EmitB>();
             R.registerPass<EmitC>();
             R.registerPass<FailPass>();
+            R.registerPass<ThrowPass>();
+            R.registerPass<ArtifactPass>();
             R.registerPass<OptionsPass>();
             R.registerPass<UnclaimedPass>();
             R.registerPipeline("test-all", "Every emitting test pass",
