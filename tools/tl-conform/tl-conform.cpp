@@ -2,6 +2,8 @@
 //
 //   tl-conform <our_csv_dir> <reference_csv_dir> [--tables=a,b]
 //              [--deviations=docs/conformance-deviations.yaml] [--label=X]
+//   tl-conform --json <our_dir> <reference_dir> [--tables=stem,...]
+//              [--json-deviation=stem:/path,...]   (see JsonCompare.h)
 //
 // For every CSV of the reference directory (restricted by --tables): rows
 // are matched by the table's key columns (not by position), the row sets
@@ -13,6 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Compare.h"
+#include "JsonCompare.h"
 
 #include "tl/Support/Csv.h"
 
@@ -264,9 +267,21 @@ int main(int argc, char **argv) {
       cl::value_desc("file"));
   cl::opt<std::string> LabelOpt("label", cl::desc("Name printed per line "
                                                   "(default: reference dir)"));
+  cl::opt<bool> JsonMode("json", cl::desc("Compare *.json files (category_data) "
+                                          "instead of CSV tables"));
+  cl::list<std::string> JsonIgnore(
+      "json-deviation", cl::CommaSeparated,
+      cl::desc("JSON mode: <file stem>:<json path prefix> of a listed "
+               "deviation"));
   cl::ParseCommandLineOptions(
       argc, argv,
       "tl-conform: compare tl perf-report CSVs with reference CSVs\n");
+  if (JsonMode) {
+    std::string L = LabelOpt;
+    if (L.empty())
+      L = sys::path::filename(StringRef(RefDir).rtrim('/')).str();
+    return runJsonCompare(OurDir, RefDir, Tables, JsonIgnore, L);
+  }
 
   auto Fail = [](const Twine &Msg) {
     errs() << "tl-conform: error: " << Msg << "\n";

@@ -1,0 +1,100 @@
+//===- FusionCandidates.h - Kernel-fusion candidate extraction -*- C++ -*-===//
+//
+// tracelens-analysis §3.5 (standalone): groups of kernels launched under one
+// module / python frame (module pass) or by sibling leaf ops (sibling
+// sequences), narrowed to the QK..PV slice around a softmax, deduplicated by
+// kernel set and enriched with data in/out from the unified perf table. The
+// reference writes them to category_data/fusion_candidates.json.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TL_ANALYSIS_FUSIONCANDIDATES_H
+#define TL_ANALYSIS_FUSIONCANDIDATES_H
+
+#include "tl/IR/Trace.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace tl {
+
+class AnalysisManager;
+
+struct FusionKernel {
+  std::string Name, Type;
+  std::string Op; // sibling sequences: the launching CPU op
+  double DurUs = 0;
+  bool Eligible = true;
+  uint64_t GpuUid = 0;
+  std::optional<double> DataInMB, DataOutMB;
+};
+
+struct FusionCandidate {
+  std::string ModuleName, BaseName;
+  std::vector<std::string> ParentChain;
+  uint64_t InstanceCount = 1;
+  size_t KernelCount = 0, EligibleCount = 0;
+  std::vector<FusionKernel> Kernels;
+  std::vector<std::string> TypeSignature;
+  /// Type -> count in first-seen order (empty for sibling sequences).
+  std::vector<std::pair<std::string, int64_t>> TypeSummary;
+  bool HasFusedKernel = false;
+  double TotalKernelTimeUs = 0;
+  bool Sibling = false;
+  /// args["Input Dims"] as JSON text ("" = null) and its first shape.
+  std::string InputDimsJson;
+  std::optional<std::vector<int64_t>> FirstShape;
+};
+
+/// Perf data of one (kernel name, first input shape) from the unified perf
+/// table; first row wins.
+struct KernelPerfEntry {
+  std::string OpCategory;
+  std::optional<double> DataInMB, DataOutMB;
+  std::optional<double> DataMovedMB, Gflops, FlopsPerByte;
+  std::string ComputeSpec;
+};
+
+/// kernel name -> [(first input shape or none, entry)] in first-seen order.
+class KernelPerfLookup {
+public:
+  using Shape = std::optional<std::vector<int64_t>>;
+  void add(llvm::StringRef Kernel, const Shape &S, KernelPerfEntry E);
+  /// Exact name, else the first name where either is a prefix of the other;
+  /// then the shape's entry, else the kernel's first entry.
+  const KernelPerfEntry *find(llvm::StringRef Kernel, const Shape &S) const;
+  /// Every entry of a name (same name resolution).
+  const std::vector<std::pair<Shape, KernelPerfEntry>> *
+  entries(llvm::StringRef Kernel) const;
+
+private:
+  std::vector<std::string> Names;
+  std::vector<std::vector<std::pair<Shape, KernelPerfEntry>>> Entries;
+};
+
+class FusionCandidates {
+public:
+  static constexpr llvm::StringLiteral Name = "fusion-candidates";
+  FusionCandidates(const Trace &T, AnalysisManager &AM);
+
+  /// Sorted by total kernel time desc.
+  llvm::ArrayRef<FusionCandidate> candidates() const { return Cands; }
+  const KernelPerfLookup &perfLookup() const { return Lookup; }
+  /// fusion_candidates.json in the reference schema.
+  std::string toJson() const;
+
+private:
+  std::vector<FusionCandidate> Cands;
+  KernelPerfLookup Lookup;
+};
+
+/// `nn.Module: X_3` -> `X`; `f.py(1): g` unchanged (trailing _<digits> cut).
+std::string fusionBaseName(llvm::StringRef Name);
+
+} // namespace tl
+
+#endif // TL_ANALYSIS_FUSIONCANDIDATES_H

@@ -1,0 +1,480 @@
+//===- FusionCandidates.cpp - Kernel-fusion candidate extraction ---------===//
+//
+// Spec tracelens-analysis §3.5, standalone scope. Sums run in the
+// reference's order so totals match its floats.
+//
+//===----------------------------------------------------------------------===//
+#include "tl/Analysis/FusionCandidates.h"
+
+#include "tl/Analysis/AnalysisManager.h"
+#include "tl/Analysis/KernelClassifier.h"
+#include "tl/Analysis/UnifiedPerfTable.h"
+#include "tl/Support/PyFormat.h"
+#include "tl/Support/PyLiteral.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <map>
+
+using namespace tl;
+using llvm::StringRef;
+
+namespace {
+
+constexpr StringRef Excluded[] = {"nccl", "rccl", "memcpy", "memset"};
+constexpr StringRef AlreadyFused[] = {
+    "attn_fwd",   "attn_bwd",  "fmha",     "unified_attention",
+    "paged_attention", "flash_attn", "flash_fwd", "silu_and_mul"};
+constexpr StringRef NormMarkers[] = {"batchnorm", "layernorm", "groupnorm",
+                                     "instancenorm", "rmsnorm"};
+
+bool containsAny(StringRef Name, llvm::ArrayRef<StringRef> Ms) {
+  std::string L = Name.lower();
+  return llvm::any_of(Ms, [&](StringRef M) { return StringRef(L).contains(M); });
+}
+
+std::string cleanChainName(StringRef N) {
+  if (N.consume_front("nn.Module: "))
+    return N.str();
+  size_t P = N.rfind('/');
+  return (P == StringRef::npos ? N : N.drop_front(P + 1)).str();
+}
+
+bool isContainerSkip(EventKind K) {
+  return K == EventKind::Kernel || K == EventKind::Memcpy ||
+         K == EventKind::Memset || isRuntimeKind(K);
+}
+
+KernelPerfLookup::Shape shapeOfArg(const ArgValue &Dims) {
+  if (!Dims.isArray() || Dims.size() == 0)
+    return std::nullopt;
+  ArgValue F = Dims[0];
+  if (!F.isArray())
+    return std::nullopt;
+  std::vector<int64_t> S;
+  for (size_t I = 0; I < F.size(); ++I)
+    S.push_back(F[I].getInt());
+  return S;
+}
+
+KernelPerfLookup::Shape shapeOfLiteral(StringRef Text) {
+  llvm::Expected<PyValue> V = parsePyLiteral(Text);
+  if (!V) {
+    llvm::consumeError(V.takeError());
+    return std::nullopt;
+  }
+  if (V->elems().empty())
+    return std::nullopt;
+  const PyValue &F = V->elems()[0];
+  if (F.kind() != PyValue::Kind::Tuple && F.kind() != PyValue::Kind::List)
+    return std::nullopt;
+  std::vector<int64_t> S;
+  for (const PyValue &X : F.elems())
+    S.push_back(X.isNumber() ? static_cast<int64_t>(X.asDouble()) : 0);
+  return S;
+}
+
+/// Spec §3.5 data_in/data_out split of Data Moved (MB).
+std::pair<std::optional<double>, std::optional<double>>
+splitData(const UnifiedPerfRow &R) {
+  std::optional<double> DM = R.DataMovedMB;
+  if (!DM || *DM == 0 || std::isnan(*DM))
+    return {std::nullopt, std::nullopt};
+  std::pair<std::optional<double>, std::optional<double>> Half{*DM / 2,
+                                                               *DM / 2};
+  if (!R.PerfParams)
+    return Half;
+  auto Get = [&](StringRef K) -> const std::string * {
+    for (const auto &[Key, V] : *R.PerfParams)
+      if (Key == K)
+        return &V;
+    return nullptr;
+  };
+  if (R.Category == "GEMM") {
+    const std::string *M = Get("M"), *N = Get("N"), *K = Get("K");
+    std::optional<int64_t> Mi = M ? parsePyInt(*M) : std::nullopt,
+                           Ni = N ? parsePyInt(*N) : std::nullopt,
+                           Ki = K ? parsePyInt(*K) : std::nullopt;
+    if (Mi && Ni && Ki && *Mi && *Ni && *Ki) {
+      double Mk = double(*Mi) * double(*Ki), Kn = double(*Ki) * double(*Ni),
+             Mn = double(*Mi) * double(*Ni);
+      double Den = Mk + Kn + Mn;
+      return {*DM * (Mk + Kn) / Den, *DM * Mn / Den};
+    }
+    return Half;
+  }
+  if (R.Category == "reduce")
+    return {*DM, 0.0};
+  if (R.Category == "elementwise" && Get("shape_in1"))
+    return {2.0 / 3 * *DM, 1.0 / 3 * *DM};
+  return Half;
+}
+
+void num(llvm::json::OStream &J, StringRef K, double V) {
+  J.attributeBegin(K);
+  J.rawValue(jsonNumber(V));
+  J.attributeEnd();
+}
+
+} // namespace
+
+std::string tl::fusionBaseName(StringRef Name) {
+  Name.consume_front("nn.Module: ");
+  size_t P = Name.rfind('_');
+  if (P != StringRef::npos && P + 1 < Name.size() &&
+      llvm::all_of(Name.drop_front(P + 1), llvm::isDigit))
+    Name = Name.take_front(P);
+  return Name.str();
+}
+
+void KernelPerfLookup::add(StringRef Kernel, const Shape &S,
+                           KernelPerfEntry E) {
+  auto It = llvm::find(Names, Kernel);
+  size_t I = It - Names.begin();
+  if (It == Names.end()) {
+    Names.push_back(Kernel.str());
+    Entries.emplace_back();
+  }
+  for (auto &P : Entries[I])
+    if (P.first == S)
+      return; // first row wins
+  Entries[I].emplace_back(S, std::move(E));
+}
+
+const std::vector<std::pair<KernelPerfLookup::Shape, KernelPerfEntry>> *
+KernelPerfLookup::entries(StringRef Kernel) const {
+  for (size_t I = 0; I < Names.size(); ++I)
+    if (Names[I] == Kernel)
+      return &Entries[I];
+  for (size_t I = 0; I < Names.size(); ++I)
+    if (StringRef(Names[I]).starts_with(Kernel) ||
+        Kernel.starts_with(Names[I]))
+      return &Entries[I];
+  return nullptr;
+}
+
+const KernelPerfEntry *KernelPerfLookup::find(StringRef Kernel,
+                                              const Shape &S) const {
+  const auto *E = entries(Kernel);
+  if (!E || E->empty())
+    return nullptr;
+  for (const auto &P : *E)
+    if (P.first == S)
+      return &P.second;
+  return &E->front().second;
+}
+
+FusionCandidates::FusionCandidates(const Trace &T, AnalysisManager &AM) {
+  const UnifiedPerfTable &U = AM.get<UnifiedPerfTable>();
+  for (const UnifiedPerfRow &R : U.rows()) {
+    KernelPerfEntry E;
+    E.OpCategory = R.Category;
+    auto [In, Out] = splitData(R);
+    E.DataInMB = In;
+    E.DataOutMB = Out;
+    auto NaN = [](std::optional<double> V) {
+      return V && std::isnan(*V) ? std::nullopt : V;
+    };
+    E.DataMovedMB = NaN(R.DataMovedMB);
+    E.Gflops = NaN(R.Gflops);
+    E.FlopsPerByte = NaN(R.FlopsPerByte);
+    E.ComputeSpec = R.ComputeSpec;
+    KernelPerfLookup::Shape S = shapeOfLiteral(R.InputDims);
+    for (const KernelStat &K : R.KernelDetails)
+      Lookup.add(K.Name, S, E);
+  }
+
+  // 1. Module pass over host tree events in file order.
+  std::vector<FusionCandidate> Module;
+  llvm::StringMap<size_t> Seen; // base name -> index into Module
+  for (EventId E = 0; E < T.size(); ++E) {
+    EventKind K = T.kind(E);
+    if (isContainerSkip(K) ||
+        (!isHostTreeKind(K) && K != EventKind::UserAnnotation))
+      continue;
+    if (T.isDroppedFromTree(E))
+      continue;
+    llvm::ArrayRef<EventId> Gpu = T.subtreeGpuEvents(E);
+    if (Gpu.size() < 2)
+      continue;
+    std::string Base = fusionBaseName(T.name(E));
+    if (auto It = Seen.find(Base); It != Seen.end()) {
+      FusionCandidate &C = Module[It->second];
+      ++C.InstanceCount;
+      double S = 0;
+      for (EventId G : Gpu)
+        if (T.kind(G) == EventKind::Kernel)
+          S += T.dur(G);
+      C.TotalKernelTimeUs += S;
+      continue;
+    }
+    FusionCandidate C;
+    for (EventId G : Gpu) {
+      if (T.kind(G) != EventKind::Kernel)
+        continue;
+      FusionKernel FK;
+      FK.Name = T.name(G).str();
+      FK.Type = classifyKernel(FK.Name).KernelType;
+      FK.DurUs = T.dur(G);
+      FK.Eligible = !containsAny(FK.Name, Excluded) &&
+                    !containsAny(FK.Name, AlreadyFused);
+      FK.GpuUid = T.uid(G);
+      C.Kernels.push_back(std::move(FK));
+    }
+    if (C.Kernels.size() < 2)
+      continue; // base not registered
+    C.ModuleName = T.name(E).str();
+    C.BaseName = Base;
+    for (EventId P = T.parent(E); P != NoEvent; P = T.parent(P)) {
+      if (T.name(P).empty())
+        continue;
+      C.ParentChain.push_back(cleanChainName(T.name(P)));
+    }
+    C.KernelCount = C.Kernels.size();
+    for (const FusionKernel &FK : C.Kernels) {
+      C.EligibleCount += FK.Eligible;
+      C.TypeSignature.push_back(FK.Type);
+      auto It = llvm::find_if(C.TypeSummary,
+                              [&](auto &P) { return P.first == FK.Type; });
+      if (It == C.TypeSummary.end())
+        C.TypeSummary.emplace_back(FK.Type, 1);
+      else
+        ++It->second;
+      C.HasFusedKernel |= containsAny(FK.Name, AlreadyFused);
+      C.TotalKernelTimeUs += FK.DurUs;
+    }
+    ArgValue Dims = T.args(E).get("Input Dims");
+    if (!Dims.isNull()) {
+      C.InputDimsJson = Dims.toJson();
+      C.FirstShape = shapeOfArg(Dims);
+    }
+    Seen[Base] = Module.size();
+    Module.push_back(std::move(C));
+  }
+  std::vector<FusionCandidate> Out;
+  for (FusionCandidate &C : Module) {
+    if (C.HasFusedKernel || C.EligibleCount < 2)
+      continue;
+    // GEMM+norm-only groups are already well served by library epilogues.
+    bool HasMat = false, HasOther = false, OthersNormish = true;
+    for (const FusionKernel &K : C.Kernels) {
+      std::string Up = StringRef(K.Type).upper();
+      bool Mat = Up == "GEMM" || Up == "GEMM (GENERIC)" ||
+                 StringRef(StringRef(K.Name).lower()).contains("conv");
+      if (Mat) {
+        HasMat = true;
+        continue;
+      }
+      HasOther = true;
+      if (!containsAny(K.Name, NormMarkers) && K.Type != "Elementwise Add" &&
+          K.Type != "Copy/Cast")
+        OthersNormish = false;
+    }
+    if (HasMat && HasOther && OthersNormish)
+      continue;
+    Out.push_back(std::move(C));
+  }
+
+  // 2. Sibling sequences: leaf ops launching exactly one kernel, by parent.
+  std::vector<EventId> Parents;
+  llvm::DenseMap<EventId, std::vector<EventId>> Children;
+  for (EventId E : U.collected()) {
+    llvm::ArrayRef<EventId> Gpu = T.subtreeGpuEvents(E);
+    if (Gpu.size() != 1 || T.kind(Gpu[0]) != EventKind::Kernel)
+      continue;
+    EventId P = T.parent(E);
+    if (P == NoEvent)
+      continue;
+    auto [It, New] = Children.try_emplace(P);
+    if (New)
+      Parents.push_back(P);
+    It->second.push_back(E);
+  }
+  llvm::StringMap<size_t> SibSeen;
+  std::vector<FusionCandidate> Sib;
+  for (EventId P : Parents) {
+    const std::vector<EventId> &Ch = Children[P];
+    if (Ch.size() < 2)
+      continue;
+    std::string Base = fusionBaseName(T.name(P));
+    double Sum = 0;
+    for (EventId E : Ch)
+      Sum += T.dur(T.subtreeGpuEvents(E)[0]);
+    if (auto It = SibSeen.find(Base); It != SibSeen.end()) {
+      ++Sib[It->second].InstanceCount;
+      Sib[It->second].TotalKernelTimeUs += Sum;
+      continue;
+    }
+    FusionCandidate C;
+    C.Sibling = true;
+    C.ModuleName = T.name(P).str();
+    C.BaseName = Base;
+    for (EventId E : Ch) {
+      EventId G = T.subtreeGpuEvents(E)[0];
+      FusionKernel FK;
+      FK.Op = T.name(E).str();
+      FK.Name = T.name(G).str();
+      FK.Type = classifyKernel(FK.Name).KernelType;
+      FK.DurUs = T.dur(G);
+      FK.GpuUid = T.uid(G);
+      C.TypeSignature.push_back(FK.Type);
+      C.Kernels.push_back(std::move(FK));
+    }
+    C.KernelCount = C.EligibleCount = C.Kernels.size();
+    C.TotalKernelTimeUs = Sum;
+    ArgValue Dims = T.args(P).get("Input Dims");
+    if (!Dims.isNull()) {
+      C.InputDimsJson = Dims.toJson();
+      C.FirstShape = shapeOfArg(Dims);
+    }
+    SibSeen[Base] = Sib.size();
+    Sib.push_back(std::move(C));
+  }
+  for (FusionCandidate &C : Sib)
+    Out.push_back(std::move(C));
+
+  // 3a. Attention narrowing to the QK..PV slice around a softmax.
+  auto IsGemm = [&](StringRef Name) {
+    const auto *E = Lookup.entries(Name);
+    return E && llvm::any_of(*E, [](const auto &P) {
+             return P.second.OpCategory == "GEMM";
+           });
+  };
+  for (FusionCandidate &C : Out) {
+    for (size_t I = 0; I < C.Kernels.size(); ++I) {
+      if (!StringRef(StringRef(C.Kernels[I].Name).lower()).contains("softmax"))
+        continue;
+      std::optional<size_t> Qk, Pv;
+      for (size_t J = I; J-- > 0;)
+        if (IsGemm(C.Kernels[J].Name)) {
+          Qk = J;
+          break;
+        }
+      for (size_t J = I + 1; J < C.Kernels.size(); ++J)
+        if (IsGemm(C.Kernels[J].Name)) {
+          Pv = J;
+          break;
+        }
+      if (!Qk || !Pv)
+        continue;
+      std::vector<FusionKernel> Slice(C.Kernels.begin() + *Qk,
+                                      C.Kernels.begin() + *Pv + 1);
+      C.Kernels = std::move(Slice);
+      C.KernelCount = C.Kernels.size();
+      C.EligibleCount = 0;
+      C.TypeSignature.clear();
+      double S = 0;
+      for (const FusionKernel &K : C.Kernels) {
+        C.EligibleCount += K.Eligible;
+        C.TypeSignature.push_back(K.Type);
+        S += K.DurUs;
+      }
+      C.TotalKernelTimeUs = S * C.InstanceCount;
+      break;
+    }
+  }
+  // 3b. Kernel-set dedup: keep (is nn.Module, chain length) max, earlier
+  // on ties, in first-seen order of the kernel set.
+  std::map<std::vector<std::string>, size_t> BySet;
+  std::vector<FusionCandidate> Dedup;
+  for (FusionCandidate &C : Out) {
+    if (C.Kernels.empty())
+      continue;
+    std::vector<std::string> Key;
+    for (const FusionKernel &K : C.Kernels)
+      Key.push_back(K.Name);
+    auto Score = [](const FusionCandidate &X) {
+      return std::make_pair(StringRef(X.ModuleName).starts_with("nn.Module:"),
+                            X.ParentChain.size());
+    };
+    auto [It, New] = BySet.try_emplace(Key, Dedup.size());
+    if (New)
+      Dedup.push_back(std::move(C));
+    else if (Score(C) > Score(Dedup[It->second]))
+      Dedup[It->second] = std::move(C);
+  }
+  // 3c. Data enrichment.
+  for (FusionCandidate &C : Dedup)
+    for (FusionKernel &K : C.Kernels) {
+      if (K.DataInMB)
+        continue;
+      if (const KernelPerfEntry *E = Lookup.find(K.Name, C.FirstShape)) {
+        if (E->DataInMB)
+          K.DataInMB = E->DataInMB;
+        if (E->DataOutMB)
+          K.DataOutMB = E->DataOutMB;
+      }
+    }
+  std::stable_sort(Dedup.begin(), Dedup.end(),
+                   [](const FusionCandidate &A, const FusionCandidate &B) {
+                     return A.TotalKernelTimeUs > B.TotalKernelTimeUs;
+                   });
+  Cands = std::move(Dedup);
+}
+
+std::string FusionCandidates::toJson() const {
+  std::string S;
+  llvm::raw_string_ostream OS(S);
+  llvm::json::OStream J(OS, 2);
+  J.array([&] {
+    for (const FusionCandidate &C : Cands)
+      J.object([&] {
+        J.attribute("module_name", C.ModuleName);
+        J.attribute("base_name", C.BaseName);
+        J.attributeArray("parent_chain", [&] {
+          for (const std::string &P : C.ParentChain)
+            J.value(P);
+        });
+        J.attribute("instance_count", static_cast<int64_t>(C.InstanceCount));
+        J.attribute("kernel_count", static_cast<int64_t>(C.KernelCount));
+        J.attribute("eligible_kernel_count",
+                    static_cast<int64_t>(C.EligibleCount));
+        J.attributeArray("kernels", [&] {
+          for (const FusionKernel &K : C.Kernels)
+            J.object([&] {
+              if (C.Sibling) {
+                J.attribute("op", K.Op);
+                J.attribute("kernel_type", K.Type);
+                J.attribute("kernel_name", K.Name);
+                num(J, "dur_us", K.DurUs);
+              } else {
+                J.attribute("name", K.Name);
+                J.attribute("type", K.Type);
+                num(J, "dur_us", K.DurUs);
+                J.attribute("eligible", K.Eligible);
+              }
+              J.attribute("gpu_op_uid", static_cast<int64_t>(K.GpuUid));
+              if (K.DataInMB)
+                num(J, "data_in_mb", *K.DataInMB);
+              if (K.DataOutMB)
+                num(J, "data_out_mb", *K.DataOutMB);
+            });
+        });
+        J.attributeArray("kernel_type_signature", [&] {
+          for (const std::string &T : C.TypeSignature)
+            J.value(T);
+        });
+        J.attributeObject("kernel_type_summary", [&] {
+          for (const auto &[T, N] : C.TypeSummary)
+            J.attribute(T, N);
+        });
+        J.attribute("has_fused_kernel", C.HasFusedKernel);
+        num(J, "total_kernel_time_us", C.TotalKernelTimeUs);
+        if (C.Sibling)
+          J.attribute("source", "sibling_sequence");
+        J.attributeBegin("input_dims");
+        if (C.InputDimsJson.empty())
+          J.value(nullptr);
+        else
+          J.rawValue(C.InputDimsJson);
+        J.attributeEnd();
+      });
+  });
+  OS << "\n";
+  return S;
+}

@@ -1,0 +1,316 @@
+//===- MultiKernelData.cpp - Memcpy, collective and sync data ------------===//
+//
+// Spec tracelens-analysis §3.4. Sums run in file order so that rounding
+// matches the reference's Python sums.
+//
+//===----------------------------------------------------------------------===//
+#include "tl/Analysis/MultiKernelData.h"
+
+#include "tl/Analysis/AnalysisManager.h"
+#include "tl/Analysis/OpCategory.h"
+#include "tl/Support/PyFormat.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <map>
+#include <tuple>
+
+using namespace tl;
+using llvm::StringRef;
+
+StringRef tl::copyDirName(CopyDir D) {
+  switch (D) {
+  case CopyDir::D2H:
+    return "D2H";
+  case CopyDir::H2D:
+    return "H2D";
+  case CopyDir::D2D:
+    return "D2D";
+  case CopyDir::Other:
+    return "other";
+  }
+  return "other";
+}
+
+CopyDir tl::copyDirOf(StringRef Name) {
+  std::string L = Name.lower();
+  StringRef N(L);
+  auto Any = [&](std::initializer_list<StringRef> Ms) {
+    return llvm::any_of(Ms, [&](StringRef M) { return N.contains(M); });
+  };
+  if (Any({"dtoh", "device -> host", "devicetohost"}))
+    return CopyDir::D2H;
+  if (Any({"htod", "host -> device", "hosttodevice"}))
+    return CopyDir::H2D;
+  if (Any({"dtod", "device -> device", "devicetodevice"}))
+    return CopyDir::D2D;
+  return CopyDir::Other;
+}
+
+HostContext tl::hostContextOf(const Trace &T, EventId E) {
+  HostContext C;
+  bool HaveFrame = false, HaveCall = false;
+  // Walk up: GPU event -> runtime launch -> host ancestors. Bounded by depth.
+  for (EventId P = T.parent(E); P != NoEvent; P = T.parent(P)) {
+    EventKind K = T.kind(P);
+    StringRef N = T.name(P);
+    if (K == EventKind::CpuOp && C.CpuOp == NoEvent)
+      C.CpuOp = P;
+    if (K != EventKind::PythonFunction)
+      continue;
+    if (N.starts_with("nn.Module: ")) {
+      if (C.Module.empty())
+        C.Module = N.drop_front(11).str();
+      continue;
+    }
+    if (!HaveCall && N.starts_with("<built-in method ")) {
+      StringRef M = N.drop_front(17);
+      C.PyCall = M.take_until([](char Ch) { return Ch == ' '; }).str();
+      HaveCall = true;
+      continue;
+    }
+    if (!HaveFrame && N.contains(".py(")) {
+      C.PyFrame = N.str();
+      HaveFrame = true;
+    }
+  }
+  return C;
+}
+
+namespace {
+
+StringRef hostMemoryOf(StringRef Name) {
+  std::string L = Name.lower();
+  if (StringRef(L).contains("pinned"))
+    return "pinned";
+  if (StringRef(L).contains("pageable"))
+    return "pageable";
+  return "";
+}
+
+/// Collective name / message size from the nearest record_param_comms-like
+/// ancestor of the launch (args "Collective name", "In msg nelems").
+void collectiveInfo(const Trace &T, EventId E, CollectiveOp &Op) {
+  for (EventId P = T.parent(E); P != NoEvent; P = T.parent(P)) {
+    if (T.kind(P) != EventKind::CpuOp)
+      continue;
+    ArgValue A = T.args(P);
+    ArgValue Coll = A.get("Collective name");
+    if (!Coll.isString())
+      continue;
+    Op.Collective = Coll.getString().str();
+    Op.Nelems = A.get("In msg nelems").asInt();
+    if (A.get("dtype").isString())
+      Op.DType = A.get("dtype").getString().str();
+    return;
+  }
+}
+
+void num(llvm::json::OStream &J, StringRef K, double V) {
+  J.attributeBegin(K);
+  J.rawValue(jsonNumber(V));
+  J.attributeEnd();
+}
+
+} // namespace
+
+MultiKernelData::MultiKernelData(const Trace &T, AnalysisManager &AM) {
+  std::vector<EventId> Gpu(T.gpuEvents().begin(), T.gpuEvents().end());
+  All = std::make_shared<const GpuTimeline>(T, Gpu);
+
+  std::map<std::tuple<unsigned, std::string, std::string, std::string,
+                      std::string, std::string, std::string>,
+           size_t>
+      SiteIdx;
+  std::map<std::optional<int64_t>, size_t> StreamIdx;
+  for (EventId E : Gpu) {
+    GpuBucket B = gpuBucket(T, E);
+    if (B == GpuBucket::Memcpy) {
+      MemcpyEvents.push_back(E);
+      CopyDir D = copyDirOf(T.name(E));
+      MemcpyDirStats &S = Dirs[static_cast<unsigned>(D)];
+      ++S.Count;
+      S.TotalUs += T.dur(E);
+      S.MaxUs = S.Count == 1 ? T.dur(E) : std::max(S.MaxUs, T.dur(E));
+      if (std::optional<int64_t> By = T.bytes(E); By && *By) {
+        S.TotalBytes += *By;
+        S.AnyBytes = true;
+      }
+      // Attribution (beyond the reference).
+      HostContext C = hostContextOf(T, E);
+      std::string Op = C.CpuOp == NoEvent ? "" : T.name(C.CpuOp).str();
+      std::string Mem = hostMemoryOf(T.name(E)).str();
+      auto Key = std::make_tuple(static_cast<unsigned>(D), Op, C.PyCall,
+                                 C.PyFrame, C.Module, Mem, std::string());
+      auto [It, New] = SiteIdx.try_emplace(Key, Sites.size());
+      if (New) {
+        TransferSite TS;
+        TS.Dir = D;
+        TS.CpuOp = Op;
+        TS.PyCall = C.PyCall;
+        TS.PyFrame = C.PyFrame;
+        TS.Module = C.Module;
+        TS.HostMemory = Mem;
+        TS.First = E;
+        Sites.push_back(std::move(TS));
+      }
+      TransferSite &TS = Sites[It->second];
+      ++TS.Count;
+      TS.TotalUs += T.dur(E);
+      TS.Bytes += T.bytes(E).value_or(0);
+    } else if (B == GpuBucket::Communication) {
+      CommEvents.push_back(E);
+      CommTotalUs += T.dur(E);
+      CommMaxUs = CommEvents.size() == 1 ? T.dur(E)
+                                         : std::max(CommMaxUs, T.dur(E));
+      CollectiveOp Op;
+      Op.E = E;
+      Op.Stream = T.stream(E);
+      collectiveInfo(T, E, Op);
+      Collectives.push_back(std::move(Op));
+      auto [It, New] = StreamIdx.try_emplace(T.stream(E), CommStreams.size());
+      if (New)
+        CommStreams.push_back({T.stream(E), 0, 0});
+      ++CommStreams[It->second].Count;
+      CommStreams[It->second].TotalUs += T.dur(E);
+    }
+  }
+  std::stable_sort(Collectives.begin(), Collectives.end(),
+                   [&](const CollectiveOp &A, const CollectiveOp &B) {
+                     return T.dur(A.E) > T.dur(B.E);
+                   });
+  std::stable_sort(Sites.begin(), Sites.end(),
+                   [](const TransferSite &A, const TransferSite &B) {
+                     return A.TotalUs > B.TotalUs;
+                   });
+
+  // Synchronize calls and the idle gaps of the linked timeline they overlap.
+  const GpuTimeline &TL = AM.get<GpuTimeline>();
+  llvm::ArrayRef<Interval> Busy = TL.mergedAll();
+  for (EventKind K : {EventKind::Runtime, EventKind::Driver})
+    for (EventId E : T.eventsOfKind(K)) {
+      StringRef N = T.name(E);
+      std::string Kind;
+      if (N.ends_with("DeviceSynchronize") || N == "cuCtxSynchronize")
+        Kind = "device";
+      else if (N.ends_with("StreamSynchronize") ||
+               N == "cuStreamSynchronize")
+        Kind = "stream";
+      else if (N.ends_with("EventSynchronize") || N == "cuEventSynchronize")
+        Kind = "event";
+      else
+        continue;
+      SyncCall S;
+      S.E = E;
+      S.Kind = Kind;
+      S.HostUs = T.dur(E);
+      double A = T.ts(E), Z = T.end(E);
+      for (size_t I = 1; I < Busy.size(); ++I) {
+        double GS = Busy[I - 1].End, GE = Busy[I].Start;
+        if (GE > A && GS < Z)
+          S.GpuIdleUs += GE - GS;
+      }
+      HostContext C = hostContextOf(T, E);
+      // hostContextOf starts at the parent; a runtime event is its own launch.
+      S.CpuOp = C.CpuOp == NoEvent ? "" : T.name(C.CpuOp).str();
+      S.PyFrame = C.PyFrame;
+      Syncs.push_back(std::move(S));
+    }
+  std::sort(Syncs.begin(), Syncs.end(), [&](const SyncCall &A,
+                                            const SyncCall &B) {
+    return T.ts(A.E) < T.ts(B.E);
+  });
+}
+
+double MultiKernelData::memcpyTotalUs() const {
+  double S = 0;
+  for (const MemcpyDirStats &D : Dirs)
+    if (D.Count)
+      S += pyRound(D.TotalUs, 2);
+  return pyRound(S, 2);
+}
+
+std::string MultiKernelData::toJson(const Trace &T) const {
+  std::string Out;
+  llvm::raw_string_ostream OS(Out);
+  llvm::json::OStream J(OS, 2);
+  const GpuTimeline &O = overlap();
+  J.object([&] {
+    J.attributeObject("memcpy_summary", [&] {
+      J.attribute("total_count", static_cast<int64_t>(memcpyCount()));
+      num(J, "total_time_us", memcpyTotalUs());
+      J.attributeObject("by_direction", [&] {
+        for (unsigned I = 0; I < NumCopyDirs; ++I) {
+          const MemcpyDirStats &D = Dirs[I];
+          if (!D.Count)
+            continue;
+          J.attributeObject(copyDirName(static_cast<CopyDir>(I)), [&] {
+            J.attribute("count", static_cast<int64_t>(D.Count));
+            num(J, "total_time_us", pyRound(D.TotalUs, 2));
+            num(J, "avg_time_us", pyRound(D.TotalUs / D.Count, 2));
+            num(J, "max_time_us", pyRound(D.MaxUs, 2));
+            J.attribute("total_bytes", D.TotalBytes);
+            if (D.AnyBytes)
+              num(J, "avg_bytes",
+                  pyRound(static_cast<double>(D.TotalBytes) / D.Count, 2));
+            else
+              J.attribute("avg_bytes", 0);
+          });
+        }
+      });
+    });
+    J.attributeObject("nccl_summary", [&] {
+      J.attribute("total_count", static_cast<int64_t>(CommEvents.size()));
+      if (CommEvents.empty()) {
+        J.attribute("total_time_us", 0);
+        return;
+      }
+      num(J, "total_time_us", pyRound(CommTotalUs, 2));
+      num(J, "avg_time_us", pyRound(CommTotalUs / CommEvents.size(), 2));
+      num(J, "max_time_us", pyRound(CommMaxUs, 2));
+      J.attributeArray("top_ops", [&] {
+        for (size_t I = 0; I < Collectives.size() && I < 10; ++I)
+          J.object([&] {
+            const CollectiveOp &C = Collectives[I];
+            J.attribute("name", T.name(C.E));
+            num(J, "duration_us", pyRound(T.dur(C.E), 2));
+            if (C.Stream)
+              J.attribute("stream", *C.Stream);
+            else
+              J.attribute("stream", nullptr);
+          });
+      });
+    });
+    J.attributeObject("overlap_analysis", [&] {
+      if (!O.hasGpuEvents())
+        return;
+      double Tot = O.totalTime(), Comm = O.totalCommTime(),
+             Copy = O.totalMemcpyTime();
+      num(J, "total_time_us", pyRound(Tot, 2));
+      num(J, "computation_time_us", pyRound(O.computationTime(), 2));
+      num(J, "total_comm_time_us", pyRound(Comm, 2));
+      num(J, "exposed_comm_time_us", pyRound(O.exposedCommTime(), 2));
+      num(J, "total_memcpy_time_us", pyRound(Copy, 2));
+      num(J, "exposed_memcpy_time_us", pyRound(O.exposedMemcpyTime(), 2));
+      if (Comm > 0)
+        num(J, "comm_overlap_ratio",
+            pyRound(1 - O.exposedCommTime() / Comm, 4));
+      else
+        J.attribute("comm_overlap_ratio", nullptr);
+      if (Copy > 0)
+        num(J, "memcpy_overlap_ratio",
+            pyRound(1 - O.exposedMemcpyTime() / Copy, 4));
+      else
+        J.attribute("memcpy_overlap_ratio", nullptr);
+      num(J, "comm_percent_of_total",
+          Tot > 0 ? pyRound(O.exposedCommTime() / Tot * 100, 2) : 0.0);
+      num(J, "memcpy_percent_of_total",
+          Tot > 0 ? pyRound(O.exposedMemcpyTime() / Tot * 100, 2) : 0.0);
+    });
+  });
+  OS << "\n";
+  return Out;
+}

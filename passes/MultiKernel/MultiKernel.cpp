@@ -1,0 +1,606 @@
+//===- MultiKernel.cpp - Memcpy, collective and sync findings -------------===//
+//
+// System tier (tracelens-analysis §6.8, seed multi-kernel-analyzer.md):
+// writes category_data/multi_kernel_metrics.json (reference schema, our
+// additions under "tl_extensions") and multi_kernel_data.json, then emits
+// findings only through the seed's gates: memcpy per direction, blocking,
+// overlap, synchronization; blocking and overlap merge when both call for
+// overlapping collectives with compute.
+//
+//===----------------------------------------------------------------------===//
+#include "tl/Analysis/AnalysisManager.h"
+#include "tl/Analysis/GpuTimeline.h"
+#include "tl/Analysis/MultiKernelData.h"
+#include "tl/Analysis/WorkloadInfo.h"
+#include "tl/IR/Trace.h"
+#include "tl/Pass/Pass.h"
+#include "tl/Pass/PassPlugin.h"
+#include "tl/Pass/PassRegistry.h"
+#include "tl/Report/FindingSink.h"
+#include "tl/Support/PyFormat.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace tl;
+using llvm::StringRef;
+
+namespace {
+
+void num(llvm::json::OStream &J, StringRef K, double V) {
+  J.attributeBegin(K);
+  J.rawValue(jsonNumber(V));
+  J.attributeEnd();
+}
+
+std::string fmt(const char *F, double V) {
+  std::string S;
+  llvm::raw_string_ostream(S) << llvm::format(F, V);
+  return S;
+}
+
+std::optional<int64_t> optStream(std::optional<int64_t> S) { return S; }
+Value streamCell(std::optional<int64_t> S) {
+  return S ? Value(*S) : Value(std::string("-"));
+}
+
+struct MemcpyIssue {
+  CopyDir Dir;
+  uint64_t Count;
+  double TimeMs, Pct, AvgBytes;
+  bool ByTime, ByCount;
+  std::string Description;
+};
+
+class MultiKernelPass : public PassBase<MultiKernelPass> {
+public:
+  static constexpr llvm::StringLiteral Argument = "multi-kernel";
+  static constexpr llvm::StringLiteral Description =
+      "Memcpy directions, collective communication blocking/overlap and "
+      "synchronization barriers (system tier)";
+
+  Option<double> memcpyPct{*this, "memcpy-pct",
+                           desc("Flag a D2H/H2D direction above this % of "
+                                "end-to-end time"),
+                           init(5.0)};
+  Option<unsigned> memcpyCount{*this, "memcpy-count",
+                               desc("Flag a D2H/H2D direction with more "
+                                    "transfers than this"),
+                               init(10u)};
+  Option<double> exposedCommPct{*this, "exposed-comm-pct",
+                                desc("Blocking gate: exposed communication "
+                                     "above this % of E2E"),
+                                init(5.0)};
+  Option<double> overlapTarget{*this, "overlap-target",
+                               desc("Overlap gate: flag a compute/comm "
+                                    "overlap ratio below this"),
+                               init(0.7)};
+  Option<double> overlapMinCommUs{*this, "overlap-min-comm-us",
+                                  desc("Overlap needs at least this much "
+                                       "communication (µs)"),
+                                  init(100.0)};
+  Option<double> crossValidationPct{*this, "cross-validation-pct",
+                                    desc("Tolerance of the check against "
+                                         "the GPU timeline (%)"),
+                                    init(2.0)};
+  Option<double> syncIdlePct{*this, "sync-idle-pct",
+                             desc("Synchronization gate: GPU idle inside "
+                                  "synchronize calls above this % of E2E"),
+                             init(1.0)};
+  Option<std::string> mode{*this, "mode",
+                           desc("Wording of the overlap advice (auto: "
+                                "from the trace)"),
+                           init(std::string("auto")),
+                           values({"auto", "training", "inference"})};
+  Option<unsigned> topSites{*this, "top-sites",
+                            desc("Rows in evidence tables"), init(10u)};
+
+  llvm::Error run(const Trace &T, AnalysisManager &AM,
+                  FindingSink &Sink) override;
+
+private:
+  bool training(AnalysisManager &AM) const {
+    if (mode.getValue() != "auto")
+      return mode.getValue() == "training";
+    if (!AM.options().Mode.empty())
+      return AM.options().Mode == "training";
+    return AM.get<WorkloadInfo>().value("mode") != "inference";
+  }
+};
+
+llvm::Error MultiKernelPass::run(const Trace &T, AnalysisManager &AM,
+                                 FindingSink &Sink) {
+  const MultiKernelData &D = AM.get<MultiKernelData>();
+  const GpuTimeline &TL = AM.get<GpuTimeline>();
+  const GpuTimeline &O = D.overlap();
+  // total_time_ms: the gpu_timeline total (fallback: the all-events span).
+  double TotalMs = TL.hasGpuEvents() ? TL.totalTime() / 1000
+                                     : O.totalTime() / 1000;
+  double CommUs = O.totalCommTime();
+  double ExposedPct =
+      O.totalTime() > 0 ? pyRound(O.exposedCommTime() / O.totalTime() * 100, 2)
+                        : 0;
+  std::optional<double> Ratio;
+  if (O.hasGpuEvents() && CommUs > 0)
+    Ratio = pyRound(1 - O.exposedCommTime() / CommUs, 4);
+
+  // --- memcpy gate (D2H/H2D only, as the reference) ---
+  std::vector<MemcpyIssue> Issues;
+  for (CopyDir Dir : {CopyDir::D2H, CopyDir::H2D}) {
+    const MemcpyDirStats &S = D.dir(Dir);
+    if (!S.Count || TotalMs <= 0)
+      continue;
+    double Ms = pyRound(S.TotalUs, 2) / 1000;
+    double Pct = Ms / TotalMs * 100;
+    bool ByTime = Pct > memcpyPct, ByCount = S.Count > memcpyCount;
+    if (!ByTime && !ByCount)
+      continue;
+    MemcpyIssue I{Dir, S.Count, Ms, Pct,
+                  S.AnyBytes ? pyRound(double(S.TotalBytes) / S.Count, 2) : 0,
+                  ByTime, ByCount, ""};
+    I.Description = (copyDirName(Dir) + " memcpy: " + std::to_string(S.Count) +
+                     " transfers, " + fmt("%.3f", pyRound(Ms, 3)) + "ms (" +
+                     fmt("%.2f", pyRound(Pct, 2)) + "% of total)")
+                        .str();
+    Issues.push_back(std::move(I));
+  }
+  bool Blocking = CommUs > 0 && ExposedPct > exposedCommPct;
+  bool OverlapChecked = Ratio && CommUs >= overlapMinCommUs;
+  bool Overlap = OverlapChecked && *Ratio < overlapTarget;
+  std::string BlockDesc =
+      "Exposed (non-overlapped) communication: " + fmt("%.1f", ExposedPct) +
+      "% of total GPU time";
+  std::string OverlapDesc =
+      Ratio ? "Compute/communication overlap: " +
+                  fmt("%.1f", pyRound(*Ratio * 100, 2)) + "% (target > " +
+                  fmt("%.0f", overlapTarget * 100) + "%)"
+            : "";
+
+  // Synchronization: calls during which the GPU went idle (barrier-like).
+  double SyncIdle = 0, SyncHost = 0;
+  unsigned Barriers = 0;
+  for (const SyncCall &S : D.syncCalls()) {
+    SyncHost += S.HostUs;
+    if (S.GpuIdleUs > 0) {
+      ++Barriers;
+      SyncIdle += S.GpuIdleUs;
+    }
+  }
+  double SyncIdlePctV = TL.totalTime() > 0 ? SyncIdle / TL.totalTime() * 100
+                                           : 0;
+  bool SyncGate = Barriers > 0 && SyncIdlePctV > syncIdlePct;
+
+  // --- metrics JSON (reference schema) ---
+  std::string Json;
+  {
+    llvm::raw_string_ostream OS(Json);
+    llvm::json::OStream J(OS, 2);
+    J.object([&] {
+      J.attribute("status", "SUCCESS");
+      num(J, "total_time_ms", pyRound(TotalMs, 3));
+      J.attributeObject("memcpy_summary", [&] {
+        J.attribute("total_count", static_cast<int64_t>(D.memcpyCount()));
+        num(J, "total_time_ms", pyRound(D.memcpyTotalUs() / 1000, 3));
+        J.attributeObject("by_direction", [&] {
+          for (unsigned I = 0; I < NumCopyDirs; ++I) {
+            const MemcpyDirStats &S = D.dir(static_cast<CopyDir>(I));
+            if (!S.Count)
+              continue;
+            J.attributeObject(copyDirName(static_cast<CopyDir>(I)), [&] {
+              J.attribute("count", static_cast<int64_t>(S.Count));
+              num(J, "total_time_us", pyRound(S.TotalUs, 2));
+              num(J, "avg_time_us", pyRound(S.TotalUs / S.Count, 2));
+              num(J, "max_time_us", pyRound(S.MaxUs, 2));
+              J.attribute("total_bytes", S.TotalBytes);
+              num(J, "avg_bytes",
+                  S.AnyBytes ? pyRound(double(S.TotalBytes) / S.Count, 2)
+                             : 0.0);
+            });
+          }
+        });
+      });
+      J.attributeObject("nccl_summary", [&] {
+        J.attribute("total_count",
+                    static_cast<int64_t>(D.commEvents().size()));
+        num(J, "total_time_ms", pyRound(pyRound(D.commTotalUs(), 2) / 1000, 3));
+        J.attributeArray("top_ops", [&] {
+          auto C = D.collectives();
+          for (size_t I = 0; I < C.size() && I < 10; ++I)
+            J.object([&] {
+              J.attribute("name", T.name(C[I].E));
+              num(J, "duration_us", pyRound(T.dur(C[I].E), 2));
+              if (C[I].Stream)
+                J.attribute("stream", *C[I].Stream);
+              else
+                J.attribute("stream", nullptr);
+            });
+        });
+      });
+      // Same block as multi_kernel_data.json.
+      J.attributeBegin("overlap_analysis");
+      {
+        llvm::json::Value V =
+            llvm::cantFail(llvm::json::parse(D.toJson(T)));
+        J.value(*V.getAsObject()->get("overlap_analysis"));
+      }
+      J.attributeEnd();
+      J.attributeObject("memcpy_assessment", [&] {
+        if (TotalMs <= 0) {
+          J.attribute("flagged", false);
+          J.attribute("details", "No timeline data available");
+          return;
+        }
+        J.attribute("flagged", !Issues.empty());
+        J.attribute("total_count", static_cast<int64_t>(D.memcpyCount()));
+        num(J, "total_time_ms", pyRound(D.memcpyTotalUs() / 1000, 3));
+        num(J, "percent_of_total",
+            pyRound(D.memcpyTotalUs() / 1000 / TotalMs * 100, 2));
+        J.attributeArray("issues", [&] {
+          for (const MemcpyIssue &I : Issues)
+            J.object([&] {
+              J.attribute("direction", copyDirName(I.Dir));
+              J.attribute("count", static_cast<int64_t>(I.Count));
+              num(J, "time_ms", pyRound(I.TimeMs, 3));
+              num(J, "percent_of_total", pyRound(I.Pct, 2));
+              num(J, "avg_bytes", I.AvgBytes);
+              J.attribute("description", I.Description);
+            });
+        });
+      });
+      J.attributeObject("nccl_blocking_assessment", [&] {
+        if (CommUs <= 0) {
+          J.attribute("flagged", false);
+          J.attribute("details", "No communication events detected");
+          return;
+        }
+        J.attribute("flagged", Blocking);
+        num(J, "exposed_comm_time_ms",
+            pyRound(pyRound(O.exposedCommTime(), 2) / 1000, 3));
+        num(J, "total_comm_time_ms", pyRound(pyRound(CommUs, 2) / 1000, 3));
+        num(J, "exposed_percent_of_total", ExposedPct);
+        J.attribute("description", BlockDesc);
+      });
+      J.attributeObject("overlap_assessment", [&] {
+        if (!Ratio || pyRound(CommUs, 2) < overlapMinCommUs) {
+          J.attribute("flagged", false);
+          J.attribute("details",
+                      "Insufficient communication data for overlap analysis");
+          return;
+        }
+        J.attribute("flagged", Overlap);
+        num(J, "overlap_ratio", *Ratio);
+        num(J, "overlap_percent", pyRound(*Ratio * 100, 2));
+        J.attribute("target_percent",
+                    static_cast<int64_t>(pyRoundInt(overlapTarget * 100)));
+        J.attribute("description", OverlapDesc);
+      });
+      J.attributeArray("patterns_detected", [&] {
+        for (const MemcpyIssue &I : Issues)
+          J.object([&] {
+            J.attribute("pattern", I.Dir == CopyDir::D2H ? "high_d2h_memcpy"
+                                                         : "high_h2d_memcpy");
+            J.attribute("description", I.Description);
+          });
+        if (Blocking)
+          J.object([&] {
+            J.attribute("pattern", "nccl_blocking_compute");
+            J.attribute("description", BlockDesc);
+          });
+        if (Overlap)
+          J.object([&] {
+            J.attribute("pattern", "poor_comm_compute_overlap");
+            J.attribute("description", OverlapDesc);
+          });
+      });
+      // Cross-validation against the (linked) GPU timeline.
+      J.attributeObject("cross_validation", [&] {
+        struct Check {
+          const char *Metric;
+          double Mk, Tl;
+        };
+        std::vector<Check> Checks;
+        if (O.hasGpuEvents())
+          Checks = {
+              {"Computation time", pyRound(O.computationTime(), 2) / 1000,
+               TL.computationTime() / 1000},
+              {"Exposed communication time",
+               pyRound(O.exposedCommTime(), 2) / 1000,
+               TL.exposedCommTime() / 1000},
+              {"Exposed memcpy time", pyRound(O.exposedMemcpyTime(), 2) / 1000,
+               TL.exposedMemcpyTime() / 1000},
+              {"Total GPU time", pyRound(O.totalTime(), 2) / 1000,
+               TL.totalTime() / 1000}};
+        std::vector<std::string> Warnings;
+        bool Warn = false;
+        J.attributeArray("checks", [&] {
+          for (const Check &C : Checks)
+            J.object([&] {
+              J.attribute("metric", C.Metric);
+              if (C.Mk == 0 && C.Tl == 0) {
+                J.attribute("status", "PASS");
+                J.attribute("mk_ms", 0);
+                J.attribute("tl_ms", 0);
+                J.attribute("diff_ms", 0);
+                return;
+              }
+              double Diff = std::abs(C.Mk - C.Tl);
+              double Pct = Diff / std::max({C.Mk, C.Tl, 1e-6}) * 100;
+              num(J, "mk_ms", pyRound(C.Mk, 3));
+              num(J, "tl_ms", pyRound(C.Tl, 3));
+              num(J, "diff_ms", pyRound(Diff, 3));
+              num(J, "diff_pct", pyRound(Pct, 2));
+              bool W = Pct > crossValidationPct;
+              J.attribute("status", W ? "WARN" : "PASS");
+              if (W) {
+                Warn = true;
+                Warnings.push_back(std::string(C.Metric) +
+                                   ": multi_kernel_data=" + fmt("%.3f", C.Mk) +
+                                   "ms vs gpu_timeline=" + fmt("%.3f", C.Tl) +
+                                   "ms (diff " + fmt("%.1f", Pct) + "%)");
+              }
+            });
+        });
+        J.attribute("status", Warn ? "WARN" : "PASS");
+        J.attributeArray("warnings", [&] {
+          for (const std::string &W : Warnings)
+            J.value(W);
+        });
+      });
+      J.attributeArray("impact_estimates", [] {});
+      // Ours: attribution, per-stream collectives, synchronization.
+      J.attributeObject("tl_extensions", [&] {
+        // Synchronization gate (the reference has none).
+        J.attributeObject("sync_assessment", [&] {
+          J.attribute("flagged", SyncGate);
+          J.attribute("sync_calls",
+                      static_cast<int64_t>(D.syncCalls().size()));
+          J.attribute("barrier_calls", static_cast<int64_t>(Barriers));
+          num(J, "gpu_idle_ms", pyRound(SyncIdle / 1000, 3));
+          num(J, "percent_of_total", pyRound(SyncIdlePctV, 2));
+        });
+        J.attributeArray("transfer_sites", [&] {
+          for (const TransferSite &S : D.transferSites())
+            J.object([&] {
+              J.attribute("direction", copyDirName(S.Dir));
+              J.attribute("cpu_op", S.CpuOp);
+              J.attribute("python_call", S.PyCall);
+              J.attribute("python_frame", S.PyFrame);
+              J.attribute("module", S.Module);
+              J.attribute("host_memory", S.HostMemory);
+              J.attribute("count", static_cast<int64_t>(S.Count));
+              num(J, "total_time_us", pyRound(S.TotalUs, 3));
+              J.attribute("bytes", S.Bytes);
+            });
+        });
+        J.attributeArray("comm_streams", [&] {
+          for (const CommStreamStats &S : D.commStreams())
+            J.object([&] {
+              if (S.Stream)
+                J.attribute("stream", *S.Stream);
+              else
+                J.attribute("stream", nullptr);
+              J.attribute("count", static_cast<int64_t>(S.Count));
+              num(J, "total_time_us", pyRound(S.TotalUs, 3));
+            });
+        });
+        J.attributeArray("sync_calls", [&] {
+          for (const SyncCall &S : D.syncCalls())
+            J.object([&] {
+              J.attribute("name", T.name(S.E));
+              J.attribute("kind", S.Kind);
+              J.attribute("uid", static_cast<int64_t>(T.uid(S.E)));
+              num(J, "host_time_us", pyRound(S.HostUs, 3));
+              num(J, "gpu_idle_us", pyRound(S.GpuIdleUs, 3));
+              J.attribute("cpu_op", S.CpuOp);
+              J.attribute("python_frame", S.PyFrame);
+            });
+        });
+      });
+    });
+    OS << "\n";
+  }
+  Sink.artifact("category_data/multi_kernel_metrics.json", std::move(Json));
+  Sink.artifact("category_data/multi_kernel_data.json", D.toJson(T));
+
+  // --- findings ---
+  unsigned Top = topSites;
+  for (const MemcpyIssue &I : Issues) {
+    bool D2H = I.Dir == CopyDir::D2H;
+    EvidenceTable Sites;
+    Sites.Title = (copyDirName(I.Dir) + " transfers by issuing site").str();
+    Sites.Columns = {"cpu_op",   "python_call", "python_frame", "module",
+                     "host_memory", "count",    "total_us",     "bytes"};
+    const TransferSite *TopSite = nullptr;
+    for (const TransferSite &S : D.transferSites()) {
+      if (S.Dir != I.Dir)
+        continue;
+      if (!TopSite)
+        TopSite = &S;
+      if (Sites.Rows.size() >= Top)
+        break;
+      Sites.Rows.push_back({S.CpuOp, S.PyCall, S.PyFrame, S.Module,
+                            S.HostMemory.empty() ? "not recorded"
+                                                 : S.HostMemory,
+                            static_cast<int64_t>(S.Count),
+                            pyRound(S.TotalUs, 3), S.Bytes});
+    }
+    std::string Where;
+    if (TopSite) {
+      std::string Call = TopSite->PyCall.empty() ? TopSite->CpuOp
+                                                 : "." + TopSite->PyCall + "()";
+      Where = " The largest site is " + Call +
+              (TopSite->PyFrame.empty() ? "" : " at " + TopSite->PyFrame) +
+              (TopSite->Module.empty() ? "" : " in " + TopSite->Module) + " (" +
+              std::to_string(TopSite->Count) + " transfers" +
+              (TopSite->HostMemory.empty()
+                   ? ""
+                   : ", " + TopSite->HostMemory + " host memory") +
+              ").";
+    }
+    bool Pageable = TopSite && TopSite->HostMemory == "pageable";
+    std::string Action =
+        D2H ? "Keep the value on the device: replace the per-step host read "
+              "(.item()/.cpu()) with a device-side reduction and read the "
+              "accumulated result once per logging interval."
+        : Pageable ? "Stage host inputs in pinned memory (pin_memory=True) "
+                     "and copy them with non_blocking=True."
+                   : "Pre-allocate the device tensors once and stage inputs "
+                     "asynchronously (non_blocking copies from pinned "
+                     "buffers) instead of creating tensors on the fly.";
+    Sink.system("memcpy", (copyDirName(I.Dir) + " memory copies: " +
+                           std::to_string(I.Count) + " transfers")
+                              .str())
+        .key(("memcpy-" + copyDirName(I.Dir)).str())
+        .metric("direction", copyDirName(I.Dir))
+        .metric("count", static_cast<int64_t>(I.Count))
+        .metric("time_ms", pyRound(I.TimeMs, 3), "ms")
+        .metric("percent_of_total", pyRound(I.Pct, 2), "%")
+        .metric("avg_bytes", I.AvgBytes, "B")
+        .metric("flagged_by_count", I.ByCount)
+        .metric("flagged_by_time", I.ByTime)
+        .evidence(std::move(Sites))
+        .nonQuantified()
+        .severity(I.ByTime ? Severity::Medium : Severity::Low)
+        .action(Action)
+        .mechanism(D2H ? "device-side reduction" : "async staging")
+        .expect(std::string("lower ") + (D2H ? "D2H" : "H2D") +
+                " transfer count and host stalls")
+        .note(I.Description + "." + Where);
+  }
+
+  if (Blocking || Overlap) {
+    bool Train = training(AM);
+    EvidenceTable Top10;
+    Top10.Title = "Top collectives";
+    Top10.Columns = {"kernel", "collective", "stream", "duration_us",
+                     "nelems", "dtype"};
+    auto C = D.collectives();
+    for (size_t I = 0; I < C.size() && I < Top; ++I)
+      Top10.Rows.push_back(
+          {T.name(C[I].E).str(), C[I].Collective, streamCell(C[I].Stream),
+           pyRound(T.dur(C[I].E), 2),
+           C[I].Nelems ? Value(*C[I].Nelems) : Value(std::string("-")),
+           C[I].DType});
+    EvidenceTable Streams;
+    Streams.Title = "Communication per stream";
+    Streams.Columns = {"stream", "count", "total_us"};
+    for (const CommStreamStats &S : D.commStreams())
+      Streams.Rows.push_back({streamCell(optStream(S.Stream)),
+                              static_cast<int64_t>(S.Count),
+                              pyRound(S.TotalUs, 2)});
+    EvidenceTable Nums;
+    Nums.Title = "Communication time (all GPU events)";
+    Nums.Columns = {"metric", "value"};
+    Nums.Rows = {{"total communication (ms)", pyRound(CommUs / 1000, 3)},
+                 {"exposed communication (ms)",
+                  pyRound(O.exposedCommTime() / 1000, 3)},
+                 {"exposed % of E2E", ExposedPct},
+                 {"overlap ratio", Ratio ? Value(*Ratio) : Value("-")}};
+    std::string Action, Mech;
+    if (Overlap) {
+      // Blocking and overlap prescribe the same mechanism: one card.
+      Action = Train ? "Overlap gradient all-reduce with the backward pass: "
+                       "launch collectives asynchronously per gradient "
+                       "bucket and tune the bucket size so communication "
+                       "starts while later layers still compute."
+                     : "Run the tensor-parallel collective communication "
+                       "on a separate stream and overlap it with the next "
+                       "layer's decode compute.";
+      Mech = Train ? "gradient bucketing" : "stream split";
+    } else {
+      Action = Train ? "Fuse the small collectives of each iteration into "
+                       "fewer, larger ones (collective fusion / coalescing) "
+                       "so less communication sits on the critical path."
+                     : "Fuse the per-layer collectives into fewer, larger "
+                       "ones (collective fusion) so less communication sits "
+                       "on the critical path.";
+      Mech = "collective fusion";
+    }
+    std::string Title =
+        Blocking && Overlap
+            ? "Collective communication blocks compute (" +
+                  fmt("%.1f", ExposedPct) + "% exposed, " +
+                  fmt("%.1f", *Ratio * 100) + "% overlap)"
+        : Blocking ? "Collective communication blocks compute (" +
+                         fmt("%.1f", ExposedPct) + "% exposed)"
+                   : "Low compute/communication overlap (" +
+                         fmt("%.1f", *Ratio * 100) + "%)";
+    FindingBuilder B =
+        Sink.system("communication", Title)
+            .key(Blocking && Overlap ? "comm-blocking-overlap"
+                 : Blocking          ? "comm-blocking"
+                                     : "comm-overlap")
+            .metric("exposed_comm_ms", pyRound(O.exposedCommTime() / 1000, 3),
+                    "ms")
+            .metric("total_comm_ms", pyRound(CommUs / 1000, 3), "ms")
+            .metric("exposed_percent_of_total", ExposedPct, "%")
+            .metric("blocking_flagged", Blocking)
+            .metric("overlap_flagged", Overlap)
+            .metric("collective_count",
+                    static_cast<int64_t>(D.commEvents().size()))
+            .metric("mode", Train ? "training" : "inference")
+            .evidence(std::move(Nums))
+            .evidence(std::move(Top10))
+            .evidence(std::move(Streams))
+            .nonQuantified()
+            .severity(ExposedPct > 20 ? Severity::High : Severity::Medium)
+            .action(Action)
+            .mechanism(Mech)
+            .expect(Overlap ? "higher overlap ratio and lower exposed "
+                              "communication time"
+                            : "lower exposed communication time");
+    if (Ratio)
+      B.metric("overlap_ratio", *Ratio);
+    if (Blocking)
+      B.note(BlockDesc);
+    if (Overlap)
+      B.note(OverlapDesc);
+  }
+
+  if (SyncGate) {
+    EvidenceTable Calls;
+    Calls.Title = "Synchronize calls with GPU idle";
+    Calls.Columns = {"call", "kind", "uid", "host_us", "gpu_idle_us",
+                     "cpu_op", "python_frame"};
+    std::vector<const SyncCall *> Sorted;
+    for (const SyncCall &S : D.syncCalls())
+      if (S.GpuIdleUs > 0)
+        Sorted.push_back(&S);
+    llvm::stable_sort(Sorted, [](const SyncCall *A, const SyncCall *B) {
+      return A->GpuIdleUs > B->GpuIdleUs;
+    });
+    for (size_t I = 0; I < Sorted.size() && I < Top; ++I) {
+      const SyncCall &S = *Sorted[I];
+      Calls.Rows.push_back({T.name(S.E).str(), S.Kind,
+                            static_cast<int64_t>(T.uid(S.E)),
+                            pyRound(S.HostUs, 3), pyRound(S.GpuIdleUs, 3),
+                            S.CpuOp, S.PyFrame});
+    }
+    Sink.system("synchronization",
+                std::to_string(Barriers) +
+                    " synchronize call(s) stall the GPU pipeline")
+        .key("sync-barrier")
+        .metric("sync_calls", static_cast<int64_t>(D.syncCalls().size()))
+        .metric("barrier_calls", static_cast<int64_t>(Barriers))
+        .metric("sync_host_ms", pyRound(SyncHost / 1000, 3), "ms")
+        .metric("sync_gpu_idle_ms", pyRound(SyncIdle / 1000, 3), "ms")
+        .metric("percent_of_total", pyRound(SyncIdlePctV, 2), "%")
+        .evidence(std::move(Calls))
+        .nonQuantified()
+        .severity(SyncIdlePctV > 10 ? Severity::High : Severity::Medium)
+        .action("Remove the device-wide synchronize from the step loop and "
+                "order dependent work with stream events instead.")
+        .mechanism("stream events")
+        .expect("lower GPU idle time around synchronize calls");
+  }
+  return llvm::Error::success();
+}
+
+} // namespace
+
+extern "C" TL_PLUGIN_EXPORT tlPassPluginInfo tlGetPassPluginInfo() {
+  return {TL_PLUGIN_API_VERSION, "MultiKernel", "1.0",
+          [](PassRegistry &R) { R.registerPass<MultiKernelPass>(); }};
+}
