@@ -117,9 +117,15 @@ CollectiveSummary::CollectiveSummary(const Trace &T, AnalysisManager &AM) {
     G.Count = D.size();
     Groups.push_back(std::move(G));
   }
-  std::stable_sort(Groups.begin(), Groups.end(),
-                   [](const CollectiveGroupRow &A, const CollectiveGroupRow &B) {
-                     return A.DurSum > B.DurSum;
-                   });
+  // sort_values(ascending=False): numpy quicksort order, ties included.
+  {
+    std::vector<double> K;
+    for (const CollectiveGroupRow &G : Groups)
+      K.push_back(G.DurSum);
+    std::vector<CollectiveGroupRow> Sorted;
+    for (size_t I : pandasSortValuesOrder(K, /*Ascending=*/false))
+      Sorted.push_back(std::move(Groups[I]));
+    Groups = std::move(Sorted);
+  }
   (void)AM;
 }

@@ -97,8 +97,14 @@ KernelSummary::KernelSummary(const Trace &T, AnalysisManager &AM) {
     G.PercentOfTotal = G.SumUs / Total * 100;
     Groups.push_back(std::move(G));
   }
-  std::stable_sort(Groups.begin(), Groups.end(),
-                   [](const KernelGroupRow &A, const KernelGroupRow &B) {
-                     return A.SumUs > B.SumUs;
-                   });
+  // sort_values(ascending=False): numpy quicksort order, ties included.
+  {
+    std::vector<double> K;
+    for (const KernelGroupRow &G : Groups)
+      K.push_back(G.SumUs);
+    std::vector<KernelGroupRow> Sorted;
+    for (size_t I : pandasSortValuesOrder(K, /*Ascending=*/false))
+      Sorted.push_back(std::move(Groups[I]));
+    Groups = std::move(Sorted);
+  }
 }

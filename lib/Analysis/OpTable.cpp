@@ -127,6 +127,20 @@ static AggStats aggregate(llvm::ArrayRef<double> V) {
   return S;
 }
 
+/// DataFrame.sort_values(by=<one column>, ascending=False): numpy's
+/// unstable quicksort, so ties land where the reference puts them.
+template <typename RowT, typename GetT>
+static void sortValuesDescending(std::vector<RowT> &Rows, GetT Get) {
+  std::vector<double> K;
+  for (const RowT &R : Rows)
+    K.push_back(Get(R));
+  std::vector<RowT> Out;
+  Out.reserve(Rows.size());
+  for (size_t I : pandasSortValuesOrder(K, /*Ascending=*/false))
+    Out.push_back(std::move(Rows[I]));
+  Rows = std::move(Out);
+}
+
 /// Percentage and running total of one column (pandas: x / x.sum() * 100,
 /// Series.sum being numpy's pairwise sum; cumsum left to right).
 template <typename RowT, typename GetT>
@@ -205,11 +219,8 @@ OpTable::OpTable(const Trace &T, AnalysisManager &AM) : T(T) {
       S.DirectMs = pandasGroupSum(V) / 1000;
       ByCategory.push_back(std::move(S));
     }
-    std::stable_sort(ByCategory.begin(), ByCategory.end(),
-                     [](const CategorySummaryRow &A,
-                        const CategorySummaryRow &B) {
-                       return A.DirectMs > B.DirectMs;
-                     });
+    sortValuesDescending(ByCategory,
+                         [](const CategorySummaryRow &R) { return R.DirectMs; });
     percentages(ByCategory,
                 [](const CategorySummaryRow &R) { return R.DirectMs; });
   }
@@ -237,10 +248,8 @@ OpTable::OpTable(const Trace &T, AnalysisManager &AM) : T(T) {
       S.Categories.assign(A.Cats.begin(), A.Cats.end());
       ByName.push_back(std::move(S));
     }
-    std::stable_sort(ByName.begin(), ByName.end(),
-                     [](const NameSummaryRow &A, const NameSummaryRow &B) {
-                       return A.DirectSumUs > B.DirectSumUs;
-                     });
+    sortValuesDescending(ByName,
+                         [](const NameSummaryRow &R) { return R.DirectSumUs; });
     percentages(ByName,
                 [](const NameSummaryRow &R) { return R.DirectSumUs / 1000; });
   }
