@@ -214,7 +214,17 @@ FusionCandidates::FusionCandidates(const Trace &T, AnalysisManager &AM) {
       continue;
     }
     FusionCandidate C;
-    for (EventId G : Gpu) {
+    // The reference's gpu_events are in file order of their launches
+    // (it links runtime events in trace order), not in time order.
+    auto LaunchUid = [&](EventId G) {
+      EventId R = T.parent(G);
+      return R == NoEvent ? T.uid(G) : T.uid(R);
+    };
+    std::vector<EventId> Sorted(Gpu.begin(), Gpu.end());
+    llvm::stable_sort(Sorted, [&](EventId A, EventId B) {
+      return LaunchUid(A) < LaunchUid(B);
+    });
+    for (EventId G : Sorted) {
       if (T.kind(G) != EventKind::Kernel)
         continue;
       FusionKernel FK;
