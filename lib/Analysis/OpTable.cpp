@@ -200,6 +200,7 @@ OpTable::OpTable(const Trace &T, AnalysisManager &AM) : T(T) {
     Row.Category = Reg.categorize(T.name(Row.Launcher), Row.Details.front().Name);
   }
   SplitRecompute = AM.options().DetectRecompute;
+  ByNumKernels = AM.options().GroupByNumKernels;
   if (SplitRecompute) {
     const RecomputeMarks &RM = AM.get<RecomputeMarks>();
     for (LauncherRow &Row : Rows)
@@ -271,7 +272,10 @@ OpTable::OpTable(const Trace &T, AnalysisManager &AM) : T(T) {
       Key.InputStrides = argAsTuple(T, L, "Input Strides");
       Key.ConcreteInputs = argAsTuple(T, L, "Concrete Inputs");
       Key.IsRecompute = Rows[I].IsRecompute;
+      Key.NumKernels = Rows[I].Details.size();
       std::string K = Key.IsRecompute ? "R\x1f" : "";
+      if (ByNumKernels)
+        K += std::to_string(Key.NumKernels) + '\x1f';
       for (const std::string &S :
            {Key.Name, Key.Category, Key.ProcessName, Key.ProcessLabel,
             Key.ThreadName, pyRepr(Key.InputDims), pyRepr(Key.InputType),

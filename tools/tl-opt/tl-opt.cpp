@@ -79,6 +79,11 @@ struct Options {
       "include-unlinked",
       cl::desc("Keep GPU events that no CPU launch points at"),
       cl::cat(Input)};
+  cl::opt<bool> GroupByNumKernels{
+      "group-by-num-kernels",
+      cl::desc("Key ops_unique_args and the perf sheets by kernel count too "
+               "(TraceLens --group_by_num_kernels)"),
+      cl::cat(Input)};
   cl::opt<bool> DetectRecompute{
       "detect-recompute",
       cl::desc("Split the perf tables into recompute / non-recompute rows "
@@ -349,6 +354,7 @@ int run(int argc, char **argv) {
   AnalysisOptions AOpts;
   AOpts.IncludeUnlinked = IncludeUnlinked;
   AOpts.DetectRecompute = O.DetectRecompute;
+  AOpts.GroupByNumKernels = O.GroupByNumKernels;
   if (!ArchName.empty()) {
     auto A = resolveArchSpec(ArchName, dataDir(argv[0]));
     if (!A)

@@ -64,6 +64,8 @@ struct UniqueArgsRow {
   /// values (lists become tuples; None when missing).
   PyValue InputDims, InputType, InputStrides, ConcreteInputs;
   bool IsRecompute = false;
+  /// Kernels per op (a group key only with GroupByNumKernels).
+  uint64_t NumKernels = 0;
   uint64_t OperationCount = 0;
   AggStats Direct, Subtree;
   uint64_t ExUid = 0;
@@ -93,10 +95,13 @@ public:
   llvm::ArrayRef<UniqueArgsRow> uniqueArgs() const { return UniqueArgs; }
   /// True when the summaries are split by is_recompute (an extra key).
   bool splitsRecompute() const { return SplitRecompute; }
+  /// True when ops_unique_args is also keyed by num_kernels.
+  bool groupsByNumKernels() const { return ByNumKernels; }
 
 private:
   const Trace &T;
   bool SplitRecompute = false;
+  bool ByNumKernels = false;
   std::vector<LauncherRow> Rows;
   llvm::DenseMap<EventId, uint32_t> RowOf;
   llvm::DenseMap<EventId, EventId> LauncherOfKernel;

@@ -111,6 +111,12 @@ CsvTable tl::opsUniqueArgsTable(const OpTable &Ops) {
   }
   if (Ops.splitsRecompute())
     Tab.insertColumn(9, "is_recompute", std::move(Recompute));
+  if (Ops.groupsByNumKernels()) {
+    std::vector<PyValue> N;
+    for (const UniqueArgsRow &R : Ops.uniqueArgs())
+      N.push_back(pyInt(int64_t(R.NumKernels)));
+    Tab.insertColumn(9, "num_kernels", std::move(N));
+  }
   return Tab;
 }
 

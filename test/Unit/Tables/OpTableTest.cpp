@@ -80,3 +80,18 @@ TEST_F(Fixture, TimelineAndRecomputeSplit) {
   EXPECT_EQ(Re.totalTime(), 5.0);
   EXPECT_EQ(Re.percent(Re.computationTime()), 100.0);
 }
+
+TEST_F(Fixture, UniqueArgsByNumKernels) {
+  // aten::add launched 2 kernels, hipLaunchKernel 1: without the option the
+  // groups are keyed by signature only; with it num_kernels is a key too
+  // (here each group already differs by name, so only the values change).
+  AnalysisOptions O;
+  O.GroupByNumKernels = true;
+  AnalysisManager AM(*T, O);
+  const OpTable &Ops = AM.get<OpTable>();
+  EXPECT_TRUE(Ops.groupsByNumKernels());
+  ASSERT_EQ(Ops.uniqueArgs().size(), 2u);
+  EXPECT_EQ(Ops.uniqueArgs()[0].Name, "aten::add");
+  EXPECT_EQ(Ops.uniqueArgs()[0].NumKernels, 2u);
+  EXPECT_EQ(Ops.uniqueArgs()[1].NumKernels, 1u);
+}
