@@ -222,6 +222,38 @@ def check_options_table(doc, passes, probs):
                   "from the options table" % (opt, name))
 
 
+def check_report_refs(doc, out, probs):
+    """What a doc says about the report its own commands wrote: bullets
+    `- `key`` under a '... read the output' heading are top-level keys of
+    findings.json; every prose-hook field in analysis.md is named in the doc
+    as inline code."""
+    fj, md = os.path.join(out, "findings.json"), os.path.join(out, "analysis.md")
+    if not os.path.exists(fj) or not os.path.exists(md):
+        return
+    import json
+    with open(fj, encoding="utf-8") as f:
+        keys = set(json.load(f).keys())
+    in_section = False
+    for no, text in doc.prose:
+        if text.startswith("#"):
+            in_section = "read the output" in text.lower()
+            continue
+        m = re.match(r"^- `([a-z_]+)(\[\])?`", text)
+        if in_section and m and m.group(1) not in keys:
+            probs.add(doc.path, no, "findings.json has no top-level key '%s'"
+                      % m.group(1))
+    with open(md, encoding="utf-8") as f:
+        fields = set(re.findall(r"<!-- tl-prose finding=\S+ field=([a-z-]+) -->",
+                                f.read()))
+    if not any("tl-prose" in t for _, t in doc.prose + [
+            x for _, body in doc.blocks for x in body]):
+        return  # only docs that explain the prose hooks
+    named = {code for _, code in doc.inline_code()}
+    for fld in sorted(fields - named):
+        probs.add(doc.path, 1, "analysis.md has prose hook field '%s' that "
+                  "the doc does not name" % fld)
+
+
 def substitute(cmd, traces, out, tl_opt):
     for ph, path in traces.items():
         cmd = cmd.replace(ph, shlex.quote(path))
@@ -346,6 +378,8 @@ def main():
                 tail = "\n    ".join(p.stdout.strip().splitlines()[-5:])
                 probs.add(doc.path, no, "exit %d (expected %d): %s\n    %s"
                           % (p.returncode, expect, cmd, tail))
+
+        check_report_refs(doc, out, probs)
 
     if not a.no_coverage:
         for name in sorted(passes):
