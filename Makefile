@@ -1,13 +1,31 @@
 # Quick start:
 #   make demo   - install missing deps, build, analyze the bundled sample trace
 #   make check  - install missing deps, build, run every test suite
+# Robustness (docs/Robustness.md):
+#   make check-asan - ASan+UBSan build (build-asan) running the lit + unit suites
+#   make check-tsan - TSan build (build-tsan) running the pass/analysis manager
+#                     tests with 4 threads
+#   make fuzz       - clang-19 libFuzzer build (build-fuzz): replays the
+#                     regression inputs, then fuzzes the importer for
+#                     FUZZ_SECONDS (default 120)
+#   make check-all  - check + check-asan + check-tsan + fuzz
 BUILD ?= build
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
 SAMPLE := samples/sample_cuda.json.gz
 DEMO_OUT := $(BUILD)/demo
 
-.PHONY: all deps configure build demo check check-fast fuzz sanitize bench install clean
+# Sanitizer builds: -O1 with line tables compiles much faster than -O2 -g and
+# still gives symbolized stacks.
+SAN_CMAKE := -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS_RELEASE='-O1 -g1 -DNDEBUG'
+ASAN_BUILD ?= build-asan
+TSAN_BUILD ?= build-tsan
+FUZZ_BUILD ?= build-fuzz
+FUZZ_SECONDS ?= 120
+LIT := python3 /usr/lib/llvm-19/build/utils/lit/lit.py
+
+.PHONY: all deps configure build demo check check-fast fuzz sanitize bench install clean \
+	check-asan check-tsan check-all
 
 all: build
 
@@ -28,6 +46,36 @@ demo: build
 
 check: build
 	@bash scripts/check.sh $(BUILD)
+
+# ASan+UBSan: the whole lit and unit suite (conformance included when the
+# shared traces are present). Leaks are reported too.
+check-asan: deps
+	cmake -S . -B $(ASAN_BUILD) -G Ninja -DTL_SANITIZER='address;undefined' $(SAN_CMAKE) $(CMAKE_FLAGS)
+	cmake --build $(ASAN_BUILD) -j $(JOBS) --target tl-test-depends
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
+	  bash scripts/check.sh $(ASAN_BUILD)
+
+# TSan: only what runs passes and analyses in parallel (PassTests, the
+# driver with its test plugins, test/Pass) with 4 threads.
+check-tsan: deps
+	cmake -S . -B $(TSAN_BUILD) -G Ninja -DTL_SANITIZER=thread $(SAN_CMAKE) $(CMAKE_FLAGS)
+	cmake --build $(TSAN_BUILD) -j $(JOBS) --target tl-tsan-depends
+	TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
+	  $(LIT) -sv --no-progress-bar $(TSAN_BUILD)/test/Pass $(TSAN_BUILD)/test/Unit --filter='Pass|AnalysisManager'
+
+# libFuzzer (clang-19): regression inputs must pass, then a bounded run over
+# a scratch copy of the seed corpus. Crashes land in $(FUZZ_BUILD)/artifacts;
+# add each to test/Fuzz/regressions (see docs/Robustness.md).
+fuzz: deps
+	CC=clang-19 CXX=clang++-19 cmake -S . -B $(FUZZ_BUILD) -G Ninja -DTL_ENABLE_FUZZER=ON -DTL_BUILD_TESTS=OFF
+	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target tl-import-fuzzer
+	./$(FUZZ_BUILD)/bin/tl-import-fuzzer -runs=0 test/Fuzz/regressions
+	mkdir -p $(FUZZ_BUILD)/corpus $(FUZZ_BUILD)/artifacts
+	./$(FUZZ_BUILD)/bin/tl-import-fuzzer $(FUZZ_BUILD)/corpus test/Fuzz/corpus \
+	  -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
+	  -artifact_prefix=$(FUZZ_BUILD)/artifacts/ -print_final_stats=1
+
+check-all: check check-asan check-tsan fuzz
 
 clean:
 	rm -rf $(BUILD)
