@@ -128,7 +128,7 @@ public:
 /// a name taken from the trace); unsafe paths must be refused, not written.
 class ArtifactPass : public PassBase<ArtifactPass> {
 public:
-  static constexpr StringLiteral Argument = "test-artifact";
+  static constexpr StringLiteral Argument = "test-write-artifact";
   static constexpr StringLiteral Description =
       "Writes one artifact at a given relative path";
   Option<std::string> path{*this, "path", desc("Relative artifact path"),
