@@ -50,6 +50,8 @@ std::string patternOf(const FusionEstimate &E) {
     return "RMSNorm chain";
   if (O.contains("layer_norm") || O.contains("layernorm"))
     return "LayerNorm chain";
+  if (O.contains("batch_norm") || O.contains("batchnorm"))
+    return "BatchNorm chain";
   if (E.BoundType == "compute")
     return "GEMM epilogue";
   return "elementwise chain";
