@@ -79,3 +79,33 @@ t.op("aten::foreach_add", 0, 1000)
 for i in range(10):
     t.kernel("tiny_kernel", 100 * i, 100 * i + 95, 5, rtdur=90)
 t.save("cpu-idle-launch.json", "")
+
+# kernel-fusion: modules launched one after another; every kernel runs right
+# after its launch, so E2E is the sum of kernel times plus 10 us gaps.
+t = T()
+clock = [0]
+def module(name, kernels):
+    start = clock[0]
+    t.py("nn.Module: " + name, start, 40 * len(kernels) + 10)
+    for i, (op, kname, dur, dims) in enumerate(kernels):
+        ts = start + 5 + 40 * i
+        args = {}
+        if dims:
+            args = {"Input Dims": dims, "Input type": ["float"] * len(dims)}
+        t.op(op, ts, 30, **args)
+        t.kernel(kname, ts + 1, 10000 + clock[0] * 0 + len(t.ev) * 0 + gpu[0], dur)
+        gpu[0] += dur + 10
+    clock[0] += 40 * len(kernels) + 20
+gpu = [0]
+X = [[1024, 1024], [1024, 1024]]
+EW = "void at::native::vectorized_elementwise_kernel<4, at::native::CUDAFunctor_add<float> >"
+MUL = "void at::native::vectorized_elementwise_kernel<4, at::native::BinaryFunctor<float, float, float, at::native::MulFunctor<float> > >"
+module("Block_0", [("aten::add", EW, 100, X), ("aten::mul", MUL, 100, X), ("aten::add", EW, 100, X)])
+module("Attn_0", [("aten::add", EW, 10, X), ("aten::_flash", "flash_fwd_kernel", 50, None)])
+module("Comm_0", [("aten::add", EW, 10, X), ("nccl:all_reduce", "ncclDevKernel_AllReduce_Sum_f32", 50, None)])
+module("GemmPair_0", [("aten::mm", "sgemm_128x128_nn", 99, X), ("aten::mm", "sgemm_128x64_nn", 99, X)])
+module("Triton_0", [("aten::add", "triton_poi_fused_add_0", 100, X), ("aten::mul", "triton_poi_fused_mul_1", 100, X)])
+module("Partial_0", [("aten::add", EW, 101, X), ("aten::relu", "relu_kernel_a", 101, None), ("aten::sigmoid", "sigmoid_kernel_b", 101, None)])
+module("LinearNorm_0", [("aten::mm", "sgemm_64x64_nn", 98, X), ("aten::native_layer_norm", "vectorized_layer_norm_kernel", 98, None)])
+module("Small_0", [("aten::add", EW, 1, X), ("aten::mul", MUL, 1, X)])
+t.save("kernel-fusion.json", "")
