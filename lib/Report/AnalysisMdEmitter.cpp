@@ -95,6 +95,18 @@ void metricsTable(raw_ostream &OS, const Finding &F) {
   table(OS, T);
 }
 
+/// The reference's tier label of a failed analysis: from the findings the
+/// pass emitted before failing, else from the system passes' names.
+StringRef failedTier(const ReportContext &Ctx, StringRef Pass) {
+  for (const Finding &F : Ctx.Findings)
+    if (F.Pass == Pass)
+      return F.T == Tier::Compute ? "Compute Kernel" : "System";
+  return Pass == "cpu-idle" || Pass == "multi-kernel" ||
+                 Pass == "kernel-fusion"
+             ? "System"
+             : "Compute Kernel";
+}
+
 class AnalysisMdEmitter final : public Emitter {
 public:
   StringRef name() const override { return "analysis-md"; }
@@ -267,8 +279,8 @@ void AnalysisMdEmitter::render(raw_ostream &OS, const ReportContext &Ctx,
     if (!Ctx.Failed.empty()) {
       OS << "| Analysis | Tier | Error Summary |\n|---|---|---|\n";
       for (const FailedPass &FP : Ctx.Failed)
-        OS << "| " << cell(FP.Pass) << " | Pass | " << cell(FP.Message)
-           << " |\n";
+        OS << "| " << cell(FP.Pass) << " | " << failedTier(Ctx, FP.Pass)
+           << " | " << cell(FP.Message) << " |\n";
       OS << "\n";
     }
     if (QualityWarn) {
