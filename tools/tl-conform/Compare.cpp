@@ -181,6 +181,11 @@ std::string tl::conform::canonicalKey(llvm::StringRef Cell) {
     return "<NA>";
   if (auto V = parsePyFloat(Cell))
     return pyRepr(*V);
+  // Only containers and quoted strings are normalized; plain text (op and
+  // kernel names) is kept as is.
+  llvm::StringRef Trim = Cell.trim();
+  if (!llvm::StringRef("([{'\"").contains(Trim.front()))
+    return Trim.str();
   auto T = tokenize(Cell);
   if (!T)
     return Cell.str();
