@@ -1,0 +1,135 @@
+//===- CategoryAnalyzer.h - One compute category, end to end ---*- C++ -*-===//
+//
+// The runner every compute pass shares (tracelens-analysis §5.1): select the
+// category's rows, build operations[], let the pass classify ops and fill
+// category_specific, estimate impact, group into findings and render
+// category_data/<key>_metrics.json. ComputeInput is the cached analysis that
+// holds the rows every compute pass reads.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TL_ANALYSIS_COMPUTE_CATEGORYANALYZER_H
+#define TL_ANALYSIS_COMPUTE_CATEGORYANALYZER_H
+
+#include "tl/Analysis/Compute/ComputeCore.h"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace tl {
+class Trace;
+class AnalysisManager;
+class FindingSink;
+struct UnifiedPerfRow;
+} // namespace tl
+
+namespace tl::compute {
+
+/// `GEMM` -> `gemm`, `NORM_fwd` -> `norm_fwd`, empty -> `other` (§3.6).
+std::string categoryKeyOf(llvm::StringRef Label);
+
+/// The agent-flavour unified_perf_summary with E2E, peaks and the fusion
+/// map: everything a compute pass reads, computed once per trace.
+class ComputeInput {
+public:
+  static constexpr llvm::StringLiteral Name = "compute-input";
+  ComputeInput(const Trace &T, AnalysisManager &AM);
+  /// For tests: a hand-made table.
+  ComputeInput(TextTable Table, double E2EMs, Peaks P,
+               FusionKernelMap Fusion = {});
+
+  const TextTable &table() const { return Table; }
+  double e2eMs() const { return E2EMs; }
+  const Peaks &peaks() const { return P; }
+  const FusionKernelMap &fusionMap() const { return Fusion; }
+  /// Category keys in order of first appearance, with their display label.
+  const std::vector<std::pair<std::string, std::string>> &categories() const {
+    return Categories;
+  }
+  /// Row indices of one category key, in table order.
+  std::vector<size_t> rowsOf(llvm::StringRef Key) const;
+  /// The typed row behind table row I (null for hand-made tables).
+  const UnifiedPerfRow *typedRow(size_t I) const;
+
+private:
+  void index();
+  TextTable Table;
+  std::vector<const UnifiedPerfRow *> Typed;
+  double E2EMs = 0;
+  Peaks P;
+  FusionKernelMap Fusion;
+  std::vector<std::pair<std::string, std::string>> Categories;
+};
+
+/// What a finding recommends (the FindingSink's Recommendation fields).
+struct Resolution {
+  std::string Action, Mechanism, Expected;
+};
+
+struct CategoryResult;
+
+/// Per-pass behaviour plugged into the shared runner.
+struct AnalyzerHooks {
+  /// CSV columns copied verbatim into operations[] when non-null.
+  std::vector<std::string> ExtraFields;
+  /// Rows removed before any metric (e.g. communication ops in `other`).
+  std::function<bool(const RowView &)> Exclude;
+  /// operations[i].classification (nullopt: none).
+  std::function<std::optional<PyValue>(const RowView &, const OpRecord &)>
+      Classify;
+  /// category_specific items (after the ops are built). Excluded rows are
+  /// passed too, for passes that report them.
+  std::function<std::vector<std::pair<std::string, PyValue>>(
+      const CategoryResult &, llvm::ArrayRef<RowView> Excluded)>
+      Specific;
+  /// tl_extensions items (our additions beyond the reference schema).
+  std::function<std::vector<std::pair<std::string, PyValue>>(
+      const CategoryResult &)>
+      Extensions;
+  /// The mechanism a finding recommends, chosen from its evidence.
+  std::function<Resolution(const CategoryResult &, const CategoryFinding &)>
+      Resolve;
+};
+
+struct CategoryResult {
+  const ComputeInput *In = nullptr;
+  std::string Key, Display;
+  std::vector<size_t> Rows; // after Exclude, sorted like operations[]
+  double TotalTimeMs = 0, PercentOfCompute = 0;
+  int64_t OperationCount = 0;
+  std::vector<OpRecord> Ops;
+  std::vector<ImpactEstimate> Estimates;
+  std::vector<CategoryFinding> Findings;
+  PyValue Specific;   // dict
+  PyValue Extensions; // dict or None
+
+  RowView row(const OpRecord &Op) const { return {In->table(), Op.Row}; }
+  /// The metrics file, as json.dump(indent=2) writes it.
+  std::string metricsJson() const;
+};
+
+/// Run the shared core over one category.
+CategoryResult analyzeCategory(const ComputeInput &In, llvm::StringRef Key,
+                               llvm::StringRef Display,
+                               const AnalyzerHooks &Hooks);
+
+/// Default resolution by bound type (§11.3 action templates).
+Resolution defaultResolution(const CategoryResult &R,
+                             const CategoryFinding &F);
+
+/// One compute finding per category_findings[] entry, with the reference's
+/// metric names (impact_score*, bound_type, library, eff_bucket,
+/// estimate_method, member_count, rank), an evidence table, the
+/// identification rationale and the resolution.
+void emitFindings(const CategoryResult &R, const AnalyzerHooks &Hooks,
+                  const Trace *T, FindingSink &Sink);
+
+/// analyzeCategory + metrics artifact + findings, for every key in Keys
+/// present in the trace.
+void runCategories(const ComputeInput &In, llvm::ArrayRef<std::string> Keys,
+                   const AnalyzerHooks &Hooks, const Trace *T,
+                   FindingSink &Sink);
+
+} // namespace tl::compute
+
+#endif // TL_ANALYSIS_COMPUTE_CATEGORYANALYZER_H

@@ -1,0 +1,61 @@
+//===- ComputePass.h - Base of the compute-tier passes ----------*- C++ -*-===//
+//
+// A compute pass is its AnalyzerHooks plus the category keys it claims:
+//
+//   class GemmPass : public tl::compute::ComputePass<GemmPass> {
+//   public:
+//     static constexpr llvm::StringLiteral Argument = "gemm";
+//     static constexpr llvm::StringLiteral Description = "...";
+//     static constexpr llvm::StringLiteral ClaimedCategories[] = {"gemm"};
+//     tl::compute::AnalyzerHooks hooks() const;
+//   };
+//
+// Claimed categories are category keys (§3.6: `GroupedGEMM_fwd` ->
+// `groupedgemm_fwd`). A pass with `static constexpr bool TakesUnclaimed =
+// true` (the `other` pass) analyzes every category no registered pass
+// claims instead.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TL_ANALYSIS_COMPUTE_COMPUTEPASS_H
+#define TL_ANALYSIS_COMPUTE_COMPUTEPASS_H
+
+#include "tl/Analysis/AnalysisManager.h"
+#include "tl/Analysis/Compute/CategoryAnalyzer.h"
+#include "tl/Pass/Pass.h"
+#include "tl/Pass/PassRegistry.h"
+
+#include "llvm/ADT/STLExtras.h"
+
+namespace tl::compute {
+
+/// Category keys the `other` pass takes: present in the input and claimed
+/// by no pass of Registry (all present keys when Registry is null, minus
+/// the builtin claims of the compute pipeline).
+std::vector<std::string> unclaimedCategories(const ComputeInput &In,
+                                             const PassRegistry *Registry);
+
+template <typename Derived> class ComputePass : public PassBase<Derived> {
+public:
+  llvm::Error run(const Trace &T, AnalysisManager &AM,
+                  FindingSink &Sink) override {
+    const ComputeInput &In = AM.get<ComputeInput>();
+    std::vector<std::string> Keys;
+    if constexpr (requires { Derived::TakesUnclaimed; }) {
+      Keys = unclaimedCategories(In, this->getRegistry());
+    } else {
+      for (llvm::StringLiteral C : this->claimedCategories())
+        Keys.push_back(C.str());
+    }
+    runCategories(In, Keys, static_cast<const Derived *>(this)->hooks(), &T,
+                  Sink);
+    return llvm::Error::success();
+  }
+};
+
+/// peak_maf_tflops / peak_hbm_bw_tbs items of category_specific.
+std::vector<std::pair<std::string, PyValue>> peakItems(const Peaks &P,
+                                                       bool WithMaf);
+
+} // namespace tl::compute
+
+#endif // TL_ANALYSIS_COMPUTE_COMPUTEPASS_H
