@@ -283,6 +283,7 @@ FusionKernelMap::FusionKernelMap(const Trace &, AnalysisManager &AM) {
       estimateFusion(C.candidates(), C.perfLookup(), defaultFusionParams(AM));
   for (auto &[K, Op] : R.HighConfidenceMap)
     Map[K] = Op;
+  Entries = std::move(R.HighConfidenceMap);
 }
 
 std::optional<StringRef> FusionKernelMap::lookup(StringRef Kernel) const {

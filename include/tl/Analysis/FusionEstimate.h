@@ -91,9 +91,15 @@ public:
   /// The fusion operation that covers this kernel, if any.
   std::optional<llvm::StringRef> lookup(llvm::StringRef Kernel) const;
   bool empty() const { return Map.empty(); }
+  /// (kernel, operation) in the reference's high_confidence_kernel_map
+  /// order, e.g. for tl::compute::ComputeInput::Fusion.
+  const std::vector<std::pair<std::string, std::string>> &entries() const {
+    return Entries;
+  }
 
 private:
   llvm::StringMap<std::string> Map;
+  std::vector<std::pair<std::string, std::string>> Entries;
 };
 
 } // namespace tl
