@@ -3,6 +3,7 @@
 #include "tl/Analysis/AnalysisManager.h"
 #include "tl/Analysis/KernelDetails.h"
 #include "tl/Analysis/OpCategory.h"
+#include "tl/Analysis/OpTable.h"
 #include "tl/Analysis/PerfMetrics.h"
 #include "tl/Analysis/Recompute.h"
 
@@ -90,6 +91,7 @@ std::vector<RawRow> evaluate(const Trace &T, llvm::ArrayRef<EventId> Events,
 /// so its missing cells print "nan" and its None cells "None"; other columns
 /// keep NaN/None, printed empty. (Lists in our params stand for values the
 /// reference keeps as strings, e.g. output_mask; they do not trigger it.)
+/// With group_by_num_kernels every param column is stringified.
 struct ParamColumn {
   std::string Key;
   bool AsFloat = false;
@@ -129,18 +131,16 @@ std::string jsonArgText(const Trace &T, EventId E, llvm::StringRef Key) {
   return pyStr(argToPy(V));
 }
 
-std::string trackText(const Trace &T, EventId E, int Which) {
-  const Track &Tr = T.trackInfo(T.track(E));
-  StrId S = Which == 0 ? Tr.ProcessName
-                       : (Which == 1 ? Tr.ProcessLabel : Tr.ThreadName);
-  return S ? T.strings().get(S).str() : std::string();
-}
-
 TextTable summarize(const Trace &T, std::string SheetName,
                     std::vector<RawRow> Raw, bool NumKernelsKey,
                     bool Roofline, const RecomputeMarks *RM) {
   TextTable Tab;
   Tab.Name = std::move(SheetName);
+  // Roofline columns exist only when some row got a roofline (the arch has a
+  // peak for its compute spec and its bytes are known).
+  if (Roofline)
+    Roofline = std::any_of(Raw.begin(), Raw.end(),
+                           [](const RawRow &R) { return R.HasRoof; });
   // Param columns in first-appearance order; float rule per column.
   std::vector<ParamColumn> Cols;
   llvm::StringMap<size_t> ColIdx;
@@ -164,6 +164,10 @@ TextTable summarize(const Trace &T, std::string SheetName,
         AllNum = false;
     }
     C.AsFloat = AllNum && (AnyMissing || AnyFloat);
+    // With num_kernels as a key the reference turns every param column
+    // into text (agent-reference CSVs print "nan" / "None" there too).
+    if (NumKernelsKey)
+      C.Stringified = true;
   }
 
   // Group by (name, param texts [, num_kernels]) in first-appearance order;
@@ -270,9 +274,9 @@ TextTable summarize(const Trace &T, std::string SheetName,
     C.push_back(cell(firstOf(Col(&RawRow::FpB))));
     PushAgg(aggregate(Col(&RawRow::TBs)));
     PushAgg(aggregate(Col(&RawRow::TFs)));
-    C.push_back(trackText(T, F.E, 0));
-    C.push_back(trackText(T, F.E, 1));
-    C.push_back(trackText(T, F.E, 2));
+    C.push_back(processNameOf(T, F.E));
+    C.push_back(processLabelOf(T, F.E));
+    C.push_back(threadNameOf(T, F.E));
     C.push_back(F.Spec);
     if (Roofline) {
       C.push_back(cell(firstOf(Col(&RawRow::RoofT))));

@@ -212,13 +212,6 @@ struct InstRow {
   std::optional<std::vector<std::pair<std::string, std::string>>> Params;
 };
 
-std::string trackName(const Trace &T, EventId E, int Which) {
-  const Track &Tr = T.trackInfo(T.track(E));
-  StrId S = Which == 0 ? Tr.ProcessName
-                       : (Which == 1 ? Tr.ProcessLabel : Tr.ThreadName);
-  return S ? T.strings().get(S).str() : std::string();
-}
-
 } // namespace
 
 UnifiedPerfTable::UnifiedPerfTable(const Trace &T, AnalysisManager &AM) {
@@ -407,9 +400,9 @@ UnifiedPerfTable::UnifiedPerfTable(const Trace &T, AnalysisManager &AM) {
     EventId E = R.I.E;
     std::vector<std::string> K{R.Name,
                                R.Category,
-                               trackName(T, E, 0),
-                               trackName(T, E, 1),
-                               trackName(T, E, 2)};
+                               processNameOf(T, E),
+                               processLabelOf(T, E),
+                               threadNameOf(T, E)};
     for (int J = 0; J < 4; ++J)
       K.push_back(R.KeyPresent[J] ? R.Keys[J] : "None");
     if (RM)
@@ -424,9 +417,9 @@ UnifiedPerfTable::UnifiedPerfTable(const Trace &T, AnalysisManager &AM) {
     UnifiedPerfRow Row;
     Row.Name = F0.Name;
     Row.Category = F0.Category;
-    Row.ProcessName = trackName(T, F0.I.E, 0);
-    Row.ProcessLabel = trackName(T, F0.I.E, 1);
-    Row.ThreadName = trackName(T, F0.I.E, 2);
+    Row.ProcessName = processNameOf(T, F0.I.E);
+    Row.ProcessLabel = processLabelOf(T, F0.I.E);
+    Row.ThreadName = threadNameOf(T, F0.I.E);
     Row.InputDims = F0.KeyPresent[0] ? F0.Keys[0] : "";
     Row.InputType = F0.KeyPresent[1] ? F0.Keys[1] : "";
     Row.InputStrides = F0.KeyPresent[2] ? F0.Keys[2] : "";
