@@ -13,6 +13,7 @@
 #include "VerifyFindings.h"
 
 #include "tl/Analysis/AnalysisManager.h"
+#include "tl/Analysis/Compare/TraceDiff.h"
 #include "tl/Analysis/ArchSpec.h"
 #include "tl/IR/Printer.h"
 #include "tl/IR/Trace.h"
@@ -22,6 +23,7 @@
 #include "tl/Pass/PassPipeline.h"
 #include "tl/Pass/PassPlugin.h"
 #include "tl/Pass/PassRegistry.h"
+#include "tl/Report/CompareEmitters.h"
 #include "tl/Report/Emitter.h"
 #include "tl/Report/FailOn.h"
 #include "tl/Report/ReportModel.h"
@@ -40,6 +42,7 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <future>
 #include <optional>
 #include <unistd.h>
 
@@ -89,6 +92,12 @@ struct Options {
       cl::desc("Split the perf tables into recompute / non-recompute rows "
                "(activation checkpointing)"),
       cl::cat(Input)};
+  cl::opt<std::string> Compare{
+      "compare",
+      cl::desc("Comparative mode: match ops against this reference trace "
+               "(TraceLens trace 2) and write diff.md and "
+               "perf_report_csvs/diff_stats.csv; see docs/Comparative.md"),
+      cl::value_desc("reference trace"), cl::cat(Input)};
 
   cl::opt<std::string> PassPipelineText{
       "pass-pipeline",
@@ -305,6 +314,13 @@ int run(int argc, char **argv) {
     return 0;
   }
 
+  // --compare adds the compare pass (regressions against the reference) to
+  // any pipeline that runs passes.
+  if (!O.Compare.empty() && StringRef(PipelineText).trim() != "none" &&
+      !StringRef(PipelineText).contains("compare") &&
+      Registry.createPass("compare"))
+    PipelineText += ",compare";
+
   // Config options must name registered passes and options, even when the
   // pass is not in this pipeline (a typo would otherwise pass silently).
   for (const auto &[PassName, Opts] : Cfg.PassOptions) {
@@ -350,6 +366,14 @@ int run(int argc, char **argv) {
                 "-o");
   if (O.Traces.size() > 1 && O.VerifyFindingsFile.getNumOccurrences())
     return fail("--verify-findings takes one trace");
+  if (!O.Compare.empty()) {
+    if (O.Traces.size() != 1)
+      return fail("--compare takes one trace to compare with the reference");
+    if (!sys::fs::exists(O.Compare))
+      return fail(O.Compare + ": no such file");
+    if (sys::fs::is_directory(O.Compare))
+      return fail(O.Compare + ": is a directory, not a trace file");
+  }
 
   AnalysisOptions AOpts;
   AOpts.IncludeUnlinked = IncludeUnlinked;
@@ -365,6 +389,34 @@ int run(int argc, char **argv) {
   bool Progress = showProgress(O);
   if (!O.TimeTrace.empty())
     timeTraceProfilerInitialize(/*TimeTraceGranularity=*/0, "tl-opt");
+
+  // --compare: the reference imports on its own thread while the analyzed
+  // trace imports; it gets its own AnalysisManager (same options).
+  struct RefImport {
+    std::optional<Trace> T;
+    std::string Error;
+  };
+  std::future<RefImport> RefFuture;
+  std::optional<Trace> RefTrace;
+  std::unique_ptr<AnalysisManager> RefAM;
+  if (!O.Compare.empty() && !O.PrintIR.getNumOccurrences()) {
+    ImportOptions RefOpts;
+    RefOpts.MaxEvents = O.MaxEvents;
+    RefOpts.MaxMemory = O.MaxMemoryMB.getNumOccurrences()
+                            ? O.MaxMemoryMB * (uint64_t(1) << 20)
+                            : defaultMaxMemory();
+    RefFuture = std::async(std::launch::async, [Path = O.Compare.getValue(),
+                                                RefOpts]() {
+      TimeTraceScope Scope("import", Path);
+      RefImport Out;
+      Expected<Trace> R = importTrace(Path, RefOpts);
+      if (R)
+        Out.T.emplace(std::move(*R));
+      else
+        Out.Error = toString(R.takeError());
+      return Out;
+    });
+  }
 
   int Exit = 0;
   std::vector<PassPipeline> Pipelines;
@@ -388,6 +440,15 @@ int run(int argc, char **argv) {
     }();
     if (!T)
       return fail(toString(T.takeError()));
+    if (RefFuture.valid()) {
+      RefImport R = RefFuture.get();
+      if (!R.T)
+        return fail(R.Error);
+      RefTrace = std::move(R.T);
+      RefAM = std::make_unique<AnalysisManager>(*RefTrace, AOpts);
+      AOpts.Reference = &*RefTrace;
+      AOpts.ReferenceAM = RefAM.get();
+    }
     if (O.VerifyIR || O.PrintIR.getNumOccurrences()) {
       if (Error E = verifyTrace(*T))
         return fail(TracePath + ": IR verification failed: " +
@@ -457,6 +518,13 @@ int run(int argc, char **argv) {
     }
     EmitterRegistry Emitters;
     registerBuiltinEmitters(Emitters);
+    if (AOpts.Reference) {
+      Emitters.add(createDiffStatsEmitter());
+      Emitters.add(createDiffMarkdownEmitter());
+      StringRef W = AM.get<TraceDiff>().frameworkWarning();
+      if (!W.empty())
+        WithColor::warning(errs(), "tl-opt") << TracePath << ": " << W << "\n";
+    }
     ReportContext Ctx{*T,
                       AM,
                       Findings,

@@ -9,6 +9,9 @@
 
 namespace tl {
 
+class AnalysisManager;
+class Trace;
+
 /// Run-wide choices that change what analyses compute. Set by the driver
 /// (command line / config file) before any analysis runs; read-only after.
 struct AnalysisOptions {
@@ -30,6 +33,10 @@ struct AnalysisOptions {
   /// in unified_perf_summary (--include-call-stack).
   bool GroupByNumKernels = false;
   bool IncludeCallStack = false;
+  /// Comparative mode (tl-opt --compare): the reference trace ("trace 2")
+  /// and its own AnalysisManager; both outlive this one. Null = standalone.
+  const Trace *Reference = nullptr;
+  AnalysisManager *ReferenceAM = nullptr;
 };
 
 } // namespace tl

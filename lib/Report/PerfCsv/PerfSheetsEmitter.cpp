@@ -7,6 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "tl/Analysis/AnalysisManager.h"
+#include "tl/Analysis/Compare/ComparativeColumns.h"
+#include "tl/Analysis/Compare/TraceDiff.h"
 #include "tl/Analysis/PerfSheets.h"
 #include "tl/Analysis/UnifiedPerfTable.h"
 #include "tl/IR/Trace.h"
@@ -48,6 +50,8 @@ public:
     const AnalysisOptions &O = Ctx.AM.options();
     const auto &U = Ctx.AM.get<UnifiedPerfTable>();
     TextTable UT = U.toTable(O.Arch.has_value(), O.IncludeCallStack);
+    if (O.Reference) // tl-opt --compare: TraceDiff columns
+      addComparativeColumns(UT, Ctx.T, U, Ctx.AM.get<TraceDiff>());
     if (!UT.Rows.empty())
       if (llvm::Error E = writeTable(Dir, UT))
         return E;
