@@ -9,6 +9,7 @@
 #include "tl/Analysis/Compute/CategoryAnalyzer.h"
 
 #include "tl/Analysis/AnalysisManager.h"
+#include "tl/Analysis/FusionEstimate.h"
 #include "tl/Analysis/GpuTimeline.h"
 #include "tl/Analysis/UnifiedPerfTable.h"
 #include "tl/Support/PyFormat.h"
@@ -47,6 +48,9 @@ ComputeInput::ComputeInput(const Trace &T, AnalysisManager &AM) {
       P.MaxTflops.push_back({E.first().str(), E.second});
     llvm::sort(P.MaxTflops);
   }
+  // The kernel-fusion analysis' high-confidence map: fused kernels are
+  // flagged and kept out of the impact estimates (§5.6).
+  Fusion = AM.get<tl::FusionKernelMap>().entries();
   index();
 }
 

@@ -239,3 +239,22 @@ TEST(ComputeLibrary, FusionMatch) {
 }
 
 } // namespace
+
+namespace {
+
+// pandas 1.5's default CSV float parser keeps 17 significant digits
+// counted from the first digit, leading zero included: the reference's
+// FLOPS/Byte of aten::add in h100/gaunernst_bert elementwise_metrics.json
+// is 0.1666666666666666 for the CSV text 0.16666666666666666.
+TEST(ComputePandasFloat, PreciseXstrtod) {
+  EXPECT_EQ(*pandasFloat("0.16666666666666666"), 0.1666666666666666);
+  EXPECT_EQ(*pandasFloat("98.718017578125"), 98.718017578125);
+  EXPECT_EQ(*pandasFloat("-2.5e-3"), -0.0025);
+  EXPECT_EQ(*pandasFloat("1e-05"), 1e-05);
+  EXPECT_EQ(*pandasFloat("42"), 42.0);
+  EXPECT_FALSE(pandasFloat(""));
+  EXPECT_FALSE(pandasFloat("nan"));
+  EXPECT_FALSE(pandasFloat("matrix_bf16"));
+}
+
+} // namespace
