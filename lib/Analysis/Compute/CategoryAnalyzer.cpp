@@ -9,6 +9,8 @@
 #include "tl/Analysis/Compute/CategoryAnalyzer.h"
 
 #include "tl/Analysis/AnalysisManager.h"
+#include "tl/Analysis/Compare/ComparativeColumns.h"
+#include "tl/Analysis/Compare/TraceDiff.h"
 #include "tl/Analysis/FusionEstimate.h"
 #include "tl/Analysis/GpuTimeline.h"
 #include "tl/Analysis/UnifiedPerfTable.h"
@@ -38,6 +40,10 @@ ComputeInput::ComputeInput(const Trace &T, AnalysisManager &AM) {
   const UnifiedPerfTable &U = AM.get<UnifiedPerfTable>();
   const AnalysisOptions &O = AM.options();
   Table = U.toTable(/*Roofline=*/O.Arch.has_value(), /*CallStack=*/true);
+  if (O.Reference) {
+    addComparativeColumns(Table, T, U, AM.get<TraceDiff>());
+    Comparative = true;
+  }
   if (Table.Rows.size() == U.rows().size())
     for (const UnifiedPerfRow &R : U.rows())
       Typed.push_back(&R);
@@ -165,7 +171,15 @@ CategoryResult analyzeCategory(const ComputeInput &In, StringRef Key,
     Op.PercentOfCategory = CatMs > 0 ? pyRound(Ms / CatMs * 100, 2) : 0;
     if (E2E > 0)
       Op.PercentOfTotal = pyRound(Ms / E2E * 100, 2);
-    Op.Eff = computeEfficiency(V, In.peaks());
+    Op.Eff = computeEfficiency(V, In.peaks(), In.comparative());
+    if (In.comparative()) {
+      if (auto T2 = V.num("lca_total_kernel_time_trace2_us"))
+        Op.T2TimeMs = pyRound(*T2 / 1000, 3);
+      if (auto C = V.num("lca_count_trace2"))
+        Op.CountTrace2 = static_cast<int64_t>(*C);
+      if (auto D = V.num("delta_us (trace2 - trace1)"))
+        Op.DifferenceMs = pyRound(*D / 1000, 3);
+    }
     for (const std::string &F : H.ExtraFields)
       if (std::optional<PyValue> Cell = cellValue(V, F))
         Op.Extra.push_back({F, *Cell});
@@ -193,8 +207,8 @@ CategoryResult analyzeCategory(const ComputeInput &In, StringRef Key,
     R.Ops.push_back(std::move(Op));
   }
 
-  R.Estimates = estimateImpact(R.Ops, R.Key, E2E);
-  R.Findings = groupFindings(R.Estimates);
+  R.Estimates = estimateImpact(R.Ops, R.Key, E2E, In.comparative());
+  R.Findings = groupFindings(R.Estimates, In.comparative());
   R.Specific = PyValue::dict(H.Specific ? H.Specific(R, Excluded)
                                         : decltype(H.Specific(R, Excluded)){});
   if (H.Extensions) {
@@ -216,7 +230,8 @@ std::string CategoryResult::metricsJson() const {
   std::vector<std::pair<std::string, PyValue>> D = {
       {"category", PyValue::str(Key)},
       {"status", PyValue::str("OK")},
-      {"comparison_scope", PyValue::str("standalone")},
+      {"comparison_scope",
+       PyValue::str(In && In->comparative() ? "comparative" : "standalone")},
       {"total_time_ms", PyValue::real(TotalTimeMs)},
       {"percent_of_compute", PyValue::real(PercentOfCompute)},
       {"operation_count", PyValue::integer(OperationCount)},

@@ -58,6 +58,12 @@ PyValue toPy(const OpRecord &Op) {
     D.push_back(KV);
   if (Op.Args)
     D.push_back({"args", PyValue::str(*Op.Args)});
+  if (Op.T2TimeMs)
+    D.push_back({"t2_time_ms", PyValue::real(*Op.T2TimeMs)});
+  if (Op.CountTrace2)
+    D.push_back({"count_trace2", PyValue::integer(*Op.CountTrace2)});
+  if (Op.DifferenceMs)
+    D.push_back({"difference_ms", PyValue::real(*Op.DifferenceMs)});
   if (Op.Cov) {
     D.push_back({"cov", PyValue::real(*Op.Cov)});
     D.push_back({"high_variance", PyValue::boolean(Op.HighVariance)});

@@ -1,7 +1,8 @@
 //===- Efficiency.cpp - The operations[i].efficiency block -----------------===//
 //
-// tracelens-analysis §5.3 (standalone scope): achieved rates, the roofline
-// percentage with the > 110 % anomaly guard, and the peaks it was measured
+// tracelens-analysis §5.3: achieved rates, the roofline
+// percentage with the > 110 % anomaly guard (comparative scope: 100·T2/T1
+// capped by the roofline), and the peaks it was measured
 // against.
 //
 //===----------------------------------------------------------------------===//
@@ -129,7 +130,8 @@ PyValue peakValue(double V) {
   return PyValue::real(pyRound(V, 2));
 }
 
-Efficiency computeEfficiency(const RowView &R, const Peaks &P) {
+Efficiency computeEfficiency(const RowView &R, const Peaks &P,
+                             bool Comparative) {
   Efficiency E;
   if (auto V = R.num("TFLOPS/s_mean"))
     E.TflopsAchieved = pyRound(*V, 2);
@@ -152,6 +154,32 @@ Efficiency computeEfficiency(const RowView &R, const Peaks &P) {
   E.BoundType = Bound == "COMPUTE_BOUND"  ? "compute"
                 : Bound == "MEMORY_BOUND" ? "memory"
                                           : "";
+  if (Comparative) {
+    // 100·T2/T1 through delta (T2 = T1 + delta) or speedup; the trace-1
+    // roofline caps how good trace 2 can make trace 1 look.
+    std::optional<double> T1 = R.num("Kernel Time (µs)_sum");
+    if (!T1 || !(*T1 > 0))
+      return E;
+    std::optional<double> Pct;
+    if (auto D = R.num("delta_us (trace2 - trace1)"))
+      Pct = 100 * (*T1 + *D) / *T1;
+    else if (auto S = R.num("speedup (trace2/trace1)"); S && *S >= 0)
+      Pct = 100 * *S;
+    if (!Pct)
+      return E;
+    if (auto Roof = R.num("Pct Roofline_mean"); Roof && *Pct < *Roof) {
+      Pct = *Roof;
+      std::string W;
+      raw_string_ostream(W) << "[ROOFLINE CAP] Projected efficiency clamped "
+                               "to roofline ("
+                            << format("%.1f", *Roof)
+                            << "%); trace2 gap exceeds trace1 hardware "
+                               "ceiling.";
+      E.Warning = W;
+    }
+    E.EfficiencyPercent = pyRound(*Pct, 2);
+    return E;
+  }
   if (auto Pct = R.num("Pct Roofline_mean")) {
     E.EfficiencyPercent = pyRound(*Pct, 2);
     if (*Pct > 110) {

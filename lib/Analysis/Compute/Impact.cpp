@@ -1,6 +1,7 @@
 //===- Impact.cpp - Impact estimates and their grouping into P-items ------===//
 //
-// tracelens-analysis §5.7 / §5.8 (standalone scope). Quantified: the gap to
+// tracelens-analysis §5.7 / §5.8 (comparative: no heuristic estimates,
+// groups keyed (bound, library) with bucket "all"). Quantified: the gap to
 // roofline times the op's share of E2E, with 75 % / 87.5 % / 100 % targets.
 // Heuristic (no usable efficiency): 15 / 30 / 45 % of the op's share.
 //
@@ -18,7 +19,8 @@ using namespace llvm;
 namespace tl::compute {
 
 std::vector<ImpactEstimate> estimateImpact(ArrayRef<OpRecord> Ops,
-                                           StringRef Category, double E2EMs) {
+                                           StringRef Category, double E2EMs,
+                                           bool Comparative) {
   std::vector<ImpactEstimate> Out;
   for (size_t I = 0; I < Ops.size(); ++I) {
     const OpRecord &Op = Ops[I];
@@ -47,7 +49,7 @@ std::vector<ImpactEstimate> estimateImpact(ArrayRef<OpRecord> Ops,
       continue;
     }
     std::optional<double> Pct = Op.PercentOfTotal;
-    if (!Pct || !(*Pct > 0))
+    if (Comparative || !Pct || !(*Pct > 0))
       continue;
     E.Quantified = false;
     E.Mid = pyRound(*Pct * 0.30, 2);
@@ -73,7 +75,7 @@ StringRef effBucket(std::optional<double> Pct) {
 }
 
 std::vector<CategoryFinding>
-groupFindings(ArrayRef<ImpactEstimate> Estimates) {
+groupFindings(ArrayRef<ImpactEstimate> Estimates, bool Comparative) {
   // Groups in first-seen order (Python dict insertion order).
   std::vector<CategoryFinding> Quant, Heur;
   auto FindOrAdd = [](std::vector<CategoryFinding> &V, auto Match)
@@ -88,7 +90,8 @@ groupFindings(ArrayRef<ImpactEstimate> Estimates) {
     if (E.Quantified) {
       std::string Bound = E.BoundType.empty() ? "unknown" : E.BoundType;
       std::string Lib = E.Library.empty() ? "Unknown" : E.Library;
-      std::string Bucket = effBucket(E.EfficiencyPct).str();
+      std::string Bucket =
+          Comparative ? "all" : effBucket(E.EfficiencyPct).str();
       CategoryFinding &F = FindOrAdd(Quant, [&](const CategoryFinding &G) {
         return G.BoundType == Bound && G.Library == Lib &&
                G.EffBucket == Bucket;

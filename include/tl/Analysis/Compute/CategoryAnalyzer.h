@@ -40,6 +40,8 @@ public:
 
   const TextTable &table() const { return Table; }
   double e2eMs() const { return E2EMs; }
+  /// tl-opt --compare: the table has the TraceDiff columns (§10).
+  bool comparative() const { return Comparative; }
   const Peaks &peaks() const { return P; }
   const FusionKernelMap &fusionMap() const { return Fusion; }
   /// Category keys in order of first appearance, with their display label.
@@ -58,6 +60,7 @@ private:
   double E2EMs = 0;
   Peaks P;
   FusionKernelMap Fusion;
+  bool Comparative = false;
   std::vector<std::pair<std::string, std::string>> Categories;
 };
 

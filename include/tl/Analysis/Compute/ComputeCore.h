@@ -108,6 +108,10 @@ struct OpRecord {
   std::optional<std::vector<std::string>> CallChain;
   /// Not in the reference schema: for evidence tables.
   std::optional<double> FlopsPerByteRaw;
+  /// Comparative scope (tl-opt --compare): t2_time_ms, count_trace2,
+  /// difference_ms (§5.2).
+  std::optional<double> T2TimeMs, DifferenceMs;
+  std::optional<int64_t> CountTrace2;
 };
 
 struct ImpactEstimate {
@@ -165,7 +169,10 @@ std::vector<std::string> kernelNamesOf(llvm::StringRef KernelDetailsSummary);
 /// fusion_candidate_name, "" when no kernel of the op is in the map.
 std::string fusionMatch(llvm::ArrayRef<std::string> Kernels,
                         const FusionKernelMap &Map);
-Efficiency computeEfficiency(const RowView &R, const Peaks &P);
+/// Comparative: efficiency_percent = 100·T2/T1 from the TraceDiff columns,
+/// clamped below by Pct Roofline_mean, never anomalous (§5.3).
+Efficiency computeEfficiency(const RowView &R, const Peaks &P,
+                             bool Comparative = false);
 
 //===--- Impact and grouping (§5.7, §5.8) ------------------------------===//
 
@@ -173,14 +180,18 @@ constexpr double MinImpactScore = 0.01;
 constexpr double MinPItemImpact = 0.5;
 
 /// impact_estimates[] sorted by impact_score desc (stable).
+/// Comparative: no heuristic estimates (§10.1).
 std::vector<ImpactEstimate> estimateImpact(llvm::ArrayRef<OpRecord> Ops,
                                            llvm::StringRef Category,
-                                           double E2EMs);
+                                           double E2EMs,
+                                           bool Comparative = false);
 /// `0-30`, `30-60`, `60-100`, `unknown`.
 llvm::StringRef effBucket(std::optional<double> Pct);
 /// category_findings[] with ranks.
+/// Comparative: quantified groups keyed (bound, library), bucket `all`.
 std::vector<CategoryFinding>
-groupFindings(llvm::ArrayRef<ImpactEstimate> Estimates);
+groupFindings(llvm::ArrayRef<ImpactEstimate> Estimates,
+              bool Comparative = false);
 
 //===--- JSON -----------------------------------------------------------===//
 
