@@ -102,8 +102,13 @@ const void *AnalysisManager::getImpl(StringRef Name, Factory Make) {
       auto W = P->Waiting.find(Cur);
       if (W == P->Waiting.end())
         break;
+      // A waiter whose analysis just finished has not woken up yet: its
+      // entry in Waiting is stale and leads nowhere.
+      const Entry &Awaited = P->Entries[W->second];
+      if (Awaited.Done || !Awaited.InProgress)
+        break;
       Waits.push_back(W->second);
-      Cur = P->Entries[W->second].Owner;
+      Cur = Awaited.Owner;
       if (Cur != Me)
         continue;
       // We compute Waits.back(), which (through our stack) asked for Name,

@@ -134,6 +134,11 @@ void PassPipeline::print(raw_ostream &OS) const {
   }
 }
 
+void PassPipeline::removeIf(function_ref<bool(const Pass &)> Pred) {
+  llvm::erase_if(Passes,
+                 [&](const std::unique_ptr<Pass> &P) { return Pred(*P); });
+}
+
 std::string PassPipeline::str() const {
   std::string S;
   raw_string_ostream OS(S);

@@ -6,7 +6,7 @@
 // the channels-last layout when that overhead is high.
 //
 //===----------------------------------------------------------------------===//
-#include "tl/Analysis/Compute/ComputePass.h"
+#include "tl/Pass/Compute/ComputePass.h"
 #include "tl/Pass/PassPlugin.h"
 #include "tl/Support/PyFormat.h"
 

@@ -6,7 +6,7 @@
 // numerous (launch-bound chains), a vectorisation one otherwise.
 //
 //===----------------------------------------------------------------------===//
-#include "tl/Analysis/Compute/ComputePass.h"
+#include "tl/Pass/Compute/ComputePass.h"
 #include "tl/Pass/PassPlugin.h"
 
 using namespace tl;

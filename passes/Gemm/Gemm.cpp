@@ -8,7 +8,7 @@
 // under tl_extensions.
 //
 //===----------------------------------------------------------------------===//
-#include "tl/Analysis/Compute/ComputePass.h"
+#include "tl/Pass/Compute/ComputePass.h"
 #include "tl/Pass/PassPlugin.h"
 
 #include "llvm/ADT/StringExtras.h"

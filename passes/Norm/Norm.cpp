@@ -6,7 +6,7 @@
 // norm + cast in one pass).
 //
 //===----------------------------------------------------------------------===//
-#include "tl/Analysis/Compute/ComputePass.h"
+#include "tl/Pass/Compute/ComputePass.h"
 #include "tl/Pass/PassPlugin.h"
 
 using namespace tl;

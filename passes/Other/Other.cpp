@@ -7,7 +7,7 @@
 // any metric and pointed to the multi-kernel pass.
 //
 //===----------------------------------------------------------------------===//
-#include "tl/Analysis/Compute/ComputePass.h"
+#include "tl/Pass/Compute/ComputePass.h"
 #include "tl/Pass/PassPlugin.h"
 
 using namespace tl;

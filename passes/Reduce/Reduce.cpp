@@ -4,7 +4,7 @@
 // shared core plus the softmax row count.
 //
 //===----------------------------------------------------------------------===//
-#include "tl/Analysis/Compute/ComputePass.h"
+#include "tl/Pass/Compute/ComputePass.h"
 #include "tl/Pass/PassPlugin.h"
 
 using namespace tl;

@@ -6,7 +6,7 @@
 // workload profile (prefill / decode / mixed) and GQA vs MHA.
 //
 //===----------------------------------------------------------------------===//
-#include "tl/Analysis/Compute/ComputePass.h"
+#include "tl/Pass/Compute/ComputePass.h"
 #include "tl/Pass/PassPlugin.h"
 #include "tl/Support/PyFormat.h"
 #include "tl/Support/PyLiteral.h"

@@ -5,7 +5,7 @@
 // name prefix.
 //
 //===----------------------------------------------------------------------===//
-#include "tl/Analysis/Compute/ComputePass.h"
+#include "tl/Pass/Compute/ComputePass.h"
 #include "tl/Pass/PassPlugin.h"
 
 #include "llvm/ADT/StringExtras.h"

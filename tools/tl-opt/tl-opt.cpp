@@ -15,6 +15,7 @@
 #include "tl/Analysis/AnalysisManager.h"
 #include "tl/Analysis/Compare/TraceDiff.h"
 #include "tl/Analysis/ArchSpec.h"
+#include "tl/Analysis/TraceQuality.h"
 #include "tl/IR/Printer.h"
 #include "tl/IR/Trace.h"
 #include "tl/IR/Verifier.h"
@@ -31,6 +32,7 @@
 #include "tl/Support/PyFormat.h"
 #include "tl/Support/Version.h"
 
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
@@ -75,9 +77,17 @@ struct Options {
                          "output, threads, include-unlinked); flags win"),
       cl::value_desc("file"), cl::cat(Input)};
   cl::opt<std::string> Arch{
-      "arch", cl::desc("GPU for roofline numbers: a shipped name (MI300X, "
-                       "H100, ...) or a .yaml/.json arch file"),
-      cl::value_desc("name|file"), cl::cat(Input)};
+      "arch",
+      cl::desc("GPU for roofline numbers: 'auto' (default: from the trace's "
+               "deviceProperties), a shipped name (MI300X, H100, ...), a "
+               ".yaml/.json arch file, or 'none'"),
+      cl::value_desc("auto|name|file|none"), cl::init("auto"), cl::cat(Input)};
+  cl::opt<bool> NoQualityGate{
+      "no-quality-gate",
+      cl::desc("Run every requested pass even when the trace lacks the data "
+               "it needs (by default such passes are skipped and the report "
+               "says why)"),
+      cl::cat(Input)};
   cl::opt<bool> IncludeUnlinked{
       "include-unlinked",
       cl::desc("Keep GPU events that no CPU launch points at"),
@@ -379,8 +389,13 @@ int run(int argc, char **argv) {
   AOpts.IncludeUnlinked = IncludeUnlinked;
   AOpts.DetectRecompute = O.DetectRecompute;
   AOpts.GroupByNumKernels = O.GroupByNumKernels;
-  if (!ArchName.empty()) {
-    auto A = resolveArchSpec(ArchName, dataDir(argv[0]));
+  // A fixed arch is resolved once, before any import, so a typo fails fast;
+  // 'auto' is resolved per trace from its deviceProperties.
+  std::string DataDir = dataDir(argv[0]);
+  bool AutoArch = ArchName.empty() || StringRef(ArchName).equals_insensitive("auto");
+  bool NoArch = StringRef(ArchName).equals_insensitive("none");
+  if (!AutoArch && !NoArch) {
+    auto A = resolveArchSpec(ArchName, DataDir);
     if (!A)
       return fail(toString(A.takeError()));
     AOpts.Arch = std::move(*A);
@@ -469,7 +484,38 @@ int run(int argc, char **argv) {
     auto P = makePipeline();
     if (!P)
       return fail(toString(P.takeError()));
-    AnalysisManager AM(*T, AOpts);
+    AnalysisOptions TraceOpts = AOpts;
+    if (AutoArch) {
+      std::string Note;
+      Expected<std::optional<ArchSpec>> A = autoArchSpec(*T, DataDir, Note);
+      if (!A)
+        return fail(toString(A.takeError()));
+      TraceOpts.Arch = std::move(*A);
+      if (!TraceOpts.Arch)
+        WithColor::warning(errs(), "tl-opt") << TracePath << ": " << Note
+                                             << "\n";
+      else if (!O.Quiet)
+        WithColor::note(errs(), "tl-opt") << TracePath << ": " << Note << "\n";
+    }
+    AnalysisManager AM(*T, TraceOpts);
+    // The quality gate narrows the pipeline to what the trace supports.
+    std::optional<PipelineChoice> Gate;
+    if (!O.NoQualityGate && P->size()) {
+      std::vector<std::string> Requested;
+      for (const std::unique_ptr<Pass> &Pass : P->passes())
+        Requested.push_back(Pass->getArgument().str());
+      Gate = choosePipeline(Requested, AM.get<TraceQuality>());
+      StringSet<> Keep;
+      for (const std::string &N : Gate->Run)
+        Keep.insert(N);
+      P->removeIf([&](const Pass &Pass) {
+        return !Keep.contains(Pass.getArgument());
+      });
+      if (!O.Quiet && Gate->Fallback)
+        for (const std::string &N : Gate->Notes)
+          WithColor::warning(errs(), "tl-opt") << TracePath << ": " << N
+                                               << "\n";
+    }
     PassManager PM(std::move(*P));
     PassManagerOptions PMOpts;
     PMOpts.Threads = Threads;
@@ -534,7 +580,8 @@ int run(int argc, char **argv) {
                       Dir,
                       toolVersion(),
                       TracePath,
-                      Artifacts};
+                      Artifacts,
+                      Gate ? &*Gate : nullptr};
     {
       TimeTraceScope Scope("emit", Dir);
       if (std::error_code EC = sys::fs::create_directories(Dir))

@@ -37,6 +37,18 @@ llvm::Expected<ArchSpec> resolveArchSpec(llvm::StringRef NameOrPath,
 /// "AMD Instinct MI300X VF"); nullopt when nothing matches.
 std::optional<std::string> archNameForDevice(llvm::StringRef DeviceName);
 
+class Trace;
+
+/// The GPU name recorded in the trace (first `deviceProperties[].name`).
+std::optional<std::string> traceDeviceName(const Trace &T);
+
+/// --arch=auto: the shipped arch for the trace's device. Note says what was
+/// chosen and why ("H100 (from device 'NVIDIA H100 80GB HBM3')"), or why
+/// none was (unknown device, no deviceProperties): the caller prints it, so
+/// the choice is never silent. nullopt = no roofline numbers.
+llvm::Expected<std::optional<ArchSpec>>
+autoArchSpec(const Trace &T, llvm::StringRef DataDir, std::string &Note);
+
 } // namespace tl
 
 #endif // TL_ANALYSIS_ARCHSPEC_H

@@ -15,6 +15,7 @@
 
 #include "tl/Pass/Pass.h"
 
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
@@ -54,6 +55,9 @@ public:
   llvm::ArrayRef<std::unique_ptr<Pass>> passes() const { return Passes; }
   std::vector<std::unique_ptr<Pass>> takePasses() { return std::move(Passes); }
   size_t size() const { return Passes.size(); }
+  /// Drop the passes for which Pred is true (the trace-quality gate uses it
+  /// to narrow a pipeline to what the trace supports).
+  void removeIf(llvm::function_ref<bool(const Pass &)> Pred);
   /// Canonical text: every pass with every option value; re-parses to the
   /// same pipeline.
   std::string str() const;

@@ -32,6 +32,7 @@ namespace tl {
 
 class Trace;
 class AnalysisManager;
+struct PipelineChoice;
 
 /// A pass that returned an error.
 struct FailedPass {
@@ -66,6 +67,8 @@ struct ReportContext {
   std::string TracePath;
   /// Files contributed by passes (FindingSink::artifact), pipeline order.
   llvm::ArrayRef<Artifact> Artifacts = {};
+  /// What the trace-quality gate let run (null when the gate was off).
+  const PipelineChoice *Gate = nullptr;
 };
 
 class Emitter {

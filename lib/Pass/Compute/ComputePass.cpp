@@ -1,5 +1,5 @@
 //===- ComputePass.cpp - Category routing for the compute passes ----------===//
-#include "tl/Analysis/Compute/ComputePass.h"
+#include "tl/Pass/Compute/ComputePass.h"
 
 #include "tl/Pass/PassRegistry.h"
 

@@ -116,23 +116,6 @@ CategoryResult analyzeCategory(const ComputeInput &In, llvm::StringRef Key,
                                llvm::StringRef Display,
                                const AnalyzerHooks &Hooks);
 
-/// Default resolution by bound type (§11.3 action templates).
-Resolution defaultResolution(const CategoryResult &R,
-                             const CategoryFinding &F);
-
-/// One compute finding per category_findings[] entry, with the reference's
-/// metric names (impact_score*, bound_type, library, eff_bucket,
-/// estimate_method, member_count, rank), an evidence table, the
-/// identification rationale and the resolution.
-void emitFindings(const CategoryResult &R, const AnalyzerHooks &Hooks,
-                  const Trace *T, FindingSink &Sink);
-
-/// analyzeCategory + metrics artifact + findings, for every key in Keys
-/// present in the trace.
-void runCategories(const ComputeInput &In, llvm::ArrayRef<std::string> Keys,
-                   const AnalyzerHooks &Hooks, const Trace *T,
-                   FindingSink &Sink);
-
 } // namespace tl::compute
 
 #endif // TL_ANALYSIS_COMPUTE_CATEGORYANALYZER_H

@@ -16,11 +16,11 @@
 // claims instead.
 //
 //===----------------------------------------------------------------------===//
-#ifndef TL_ANALYSIS_COMPUTE_COMPUTEPASS_H
-#define TL_ANALYSIS_COMPUTE_COMPUTEPASS_H
+#ifndef TL_PASS_COMPUTE_COMPUTEPASS_H
+#define TL_PASS_COMPUTE_COMPUTEPASS_H
 
 #include "tl/Analysis/AnalysisManager.h"
-#include "tl/Analysis/Compute/CategoryAnalyzer.h"
+#include "tl/Pass/Compute/ComputeFindings.h"
 #include "tl/Pass/Pass.h"
 #include "tl/Pass/PassRegistry.h"
 
@@ -58,4 +58,4 @@ std::vector<std::pair<std::string, PyValue>> peakItems(const Peaks &P,
 
 } // namespace tl::compute
 
-#endif // TL_ANALYSIS_COMPUTE_COMPUTEPASS_H
+#endif // TL_PASS_COMPUTE_COMPUTEPASS_H

@@ -1,0 +1,39 @@
+//===- ComputeFindings.h - Compute-tier findings from category results -*- C++ -*-===//
+//
+// Turning a CategoryResult (the shared compute core, an analysis) into
+// findings and the reference-schema metrics artifact. Lives in the Pass
+// layer because it writes to a FindingSink.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TL_PASS_COMPUTE_COMPUTEFINDINGS_H
+#define TL_PASS_COMPUTE_COMPUTEFINDINGS_H
+
+#include "tl/Analysis/Compute/CategoryAnalyzer.h"
+
+namespace tl {
+class FindingSink;
+class Trace;
+} // namespace tl
+
+namespace tl::compute {
+
+/// Default resolution by bound type (§11.3 action templates).
+Resolution defaultResolution(const CategoryResult &R,
+                             const CategoryFinding &F);
+
+/// One compute finding per category_findings[] entry, with the reference's
+/// metric names (impact_score*, bound_type, library, eff_bucket,
+/// estimate_method, member_count, rank), an evidence table, the
+/// identification rationale and the resolution.
+void emitFindings(const CategoryResult &R, const AnalyzerHooks &Hooks,
+                  const Trace *T, FindingSink &Sink);
+
+/// analyzeCategory + metrics artifact + findings, for every key in Keys
+/// present in the trace.
+void runCategories(const ComputeInput &In, llvm::ArrayRef<std::string> Keys,
+                   const AnalyzerHooks &Hooks, const Trace *T,
+                   FindingSink &Sink);
+
+} // namespace tl::compute
+
+#endif // TL_PASS_COMPUTE_COMPUTEFINDINGS_H
