@@ -92,6 +92,11 @@ struct Options {
       "include-unlinked",
       cl::desc("Keep GPU events that no CPU launch points at"),
       cl::cat(Input)};
+  cl::opt<bool> IncludeCallStack{
+      "include-call-stack",
+      cl::desc("Add entry_point and call_stack_full columns to "
+               "unified_perf_summary.csv (as the reference's agent flavour)"),
+      cl::cat(Output)};
   cl::opt<bool> GroupByNumKernels{
       "group-by-num-kernels",
       cl::desc("Key ops_unique_args and the perf sheets by kernel count too "
@@ -389,6 +394,7 @@ int run(int argc, char **argv) {
   AOpts.IncludeUnlinked = IncludeUnlinked;
   AOpts.DetectRecompute = O.DetectRecompute;
   AOpts.GroupByNumKernels = O.GroupByNumKernels;
+  AOpts.IncludeCallStack = O.IncludeCallStack;
   // A fixed arch is resolved once, before any import, so a typo fails fast;
   // 'auto' is resolved per trace from its deviceProperties.
   std::string DataDir = dataDir(argv[0]);
