@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "tl/Analysis/AnalysisManager.h"
 #include "tl/Analysis/Compare/TraceDiff.h"
+#include "tl/Analysis/OpTable.h"
 #include "tl/IR/Trace.h"
 #include "tl/Report/CompareEmitters.h"
 
@@ -15,6 +16,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <fmt/format.h>
 
 using namespace llvm;
@@ -132,6 +134,41 @@ void writeDiffMarkdown(const ReportContext &Ctx, raw_ostream &OS) {
   OS << "| no matched ancestor | " << D.unmatched(false).size() << " / "
      << D.unmatched(true).size() << " events | " << us(U1) << " | " << us(U2)
      << " | " << signedUs(U1 - U2) << " |\n\n";
+
+  // Per op category (ops_summary_by_category of each side: kernel time of
+  // the launching ops), joined case-insensitively, trace's order first.
+  if (AnalysisManager *RefAM = Ctx.AM.options().ReferenceAM) {
+    struct Cat {
+      std::string Name;
+      double Ms1 = 0, Ms2 = 0;
+      uint64_t N1 = 0, N2 = 0;
+    };
+    std::vector<Cat> Cats;
+    std::map<std::string, size_t> Index;
+    auto Add = [&](ArrayRef<CategorySummaryRow> Rows, bool InRef) {
+      for (const CategorySummaryRow &C : Rows) {
+        std::string Key = StringRef(C.Category).lower();
+        auto [It, New] = Index.insert({Key, Cats.size()});
+        if (New)
+          Cats.push_back({C.Category});
+        Cat &X = Cats[It->second];
+        (InRef ? X.Ms2 : X.Ms1) += C.DirectMs;
+        (InRef ? X.N2 : X.N1) += C.Count;
+      }
+    };
+    Add(Ctx.AM.get<OpTable>().byCategory(), false);
+    Add(RefAM->get<OpTable>().byCategory(), true);
+    OS << "## By op category\n\n| Category | Trace (ms) | Reference (ms) | "
+          "Change (ms) | Change (%) | Ops (trace / ref) |\n"
+          "|---|---|---|---|---|---|\n";
+    for (const Cat &C : Cats)
+      OS << "| " << cell(C.Name) << " | " << fmt::format("{:.3f}", C.Ms1)
+         << " | " << fmt::format("{:.3f}", C.Ms2) << " | "
+         << fmt::format("{:+.3f}", C.Ms1 - C.Ms2) << " | "
+         << pct(C.Ms1 - C.Ms2, C.Ms2) << " | " << C.N1 << " / " << C.N2
+         << " |\n";
+    OS << "\n";
+  }
 
   OS << "## Slower in trace\n\n";
   groupTable(OS, ByChange[int(Change::Slower)]);
