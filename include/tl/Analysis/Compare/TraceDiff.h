@@ -114,7 +114,8 @@ private:
   std::string FrameworkWarning, Device1, Device2;
 };
 
-/// Align two name sequences (longest common subsequence, earliest matches
+/// Align two name sequences: a longest common subsequence (common prefix and
+/// suffix first; where two choices tie, the element of A is left unmatched
 /// first). Returns pairs (i, j) of matched positions in increasing order.
 /// Sequences too large for the quadratic table are aligned greedily.
 std::vector<std::pair<uint32_t, uint32_t>>
