@@ -48,36 +48,35 @@ TrackId Trace::track(EventId E) const { return S->TrackOf[E]; }
 
 ArgValue Trace::args(EventId E) const { return S->Args.value(S->ArgsNode[E]); }
 
-static std::optional<int64_t> intArg(const Trace::Storage &S, EventId E,
-                                     StrId Key) {
+std::optional<ArgValue> Trace::Storage::arg(EventId E, StrId Key) const {
   if (!Key)
     return std::nullopt;
-  const ArgNode &N = S.Args.node(S.ArgsNode[E]);
+  const ArgNode &N = Args.node(ArgsNode[E]);
   if (N.Ty != ArgValue::Type::Object)
     return std::nullopt;
   for (uint32_t I = 0; I < N.C.Count; ++I)
-    if (S.Args.node(N.C.First + I).Key == Key)
-      return S.Args.value(N.C.First + I).asInt();
+    if (Args.node(N.C.First + I).Key == Key)
+      return Args.value(N.C.First + I);
   return std::nullopt;
 }
 
 std::optional<int64_t> Trace::correlation(EventId E) const {
-  return intArg(*S, E, S->KeyCorrelation);
+  return S->intArg(E, S->KeyCorrelation);
 }
 std::optional<int64_t> Trace::externalId(EventId E) const {
-  return intArg(*S, E, S->KeyExternalId);
+  return S->intArg(E, S->KeyExternalId);
 }
 std::optional<int64_t> Trace::stream(EventId E) const {
-  return intArg(*S, E, S->KeyStream);
+  return S->intArg(E, S->KeyStream);
 }
 std::optional<int64_t> Trace::device(EventId E) const {
-  return intArg(*S, E, S->KeyDevice);
+  return S->intArg(E, S->KeyDevice);
 }
 std::optional<int64_t> Trace::sequenceNumber(EventId E) const {
-  return intArg(*S, E, S->KeySequence);
+  return S->intArg(E, S->KeySequence);
 }
 std::optional<int64_t> Trace::bytes(EventId E) const {
-  return intArg(*S, E, S->KeyBytes);
+  return S->intArg(E, S->KeyBytes);
 }
 
 static MemcpyKind parseMemcpyKind(llvm::StringRef T) {

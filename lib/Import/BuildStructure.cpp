@@ -16,31 +16,6 @@ using namespace tl;
 
 namespace {
 
-/// Integer value of args[Key] (Key is a StrId) if present.
-std::optional<int64_t> intArg(const Trace::Storage &S, EventId E, StrId Key) {
-  if (!Key)
-    return std::nullopt;
-  const ArgNode &N = S.Args.node(S.ArgsNode[E]);
-  if (N.Ty != ArgValue::Type::Object)
-    return std::nullopt;
-  for (uint32_t I = 0; I < N.C.Count; ++I)
-    if (S.Args.node(N.C.First + I).Key == Key)
-      return S.Args.value(N.C.First + I).asInt();
-  return std::nullopt;
-}
-
-bool hasArg(const Trace::Storage &S, EventId E, StrId Key) {
-  if (!Key)
-    return false;
-  const ArgNode &N = S.Args.node(S.ArgsNode[E]);
-  if (N.Ty != ArgValue::Type::Object)
-    return false;
-  for (uint32_t I = 0; I < N.C.Count; ++I)
-    if (S.Args.node(N.C.First + I).Key == Key)
-      return true;
-  return false;
-}
-
 /// DenseMap<int64_t> reserves two keys; such ids are simply not indexed.
 bool indexable(int64_t V) { return V < INT64_MAX - 1; }
 
@@ -78,7 +53,7 @@ void chooseLinkKey(Trace::Storage &S) {
       continue;
     if (!S.Strings.get(S.Name[E]).contains_insensitive("launch"))
       continue;
-    if (hasArg(S, E, Corr))
+    if (S.arg(E, Corr).has_value())
       S.LinkKey = Corr;
     break;
   }
@@ -169,7 +144,7 @@ void linkGpu(Trace::Storage &S, ImportState &State,
   llvm::DenseMap<int64_t, EventId> RuntimeByLink;
   llvm::DenseMap<int64_t, std::vector<EventId>> GraphGpu;
   for (EventId R : Runtime) {
-    auto L = intArg(S, R, Key);
+    auto L = S.intArg(R, Key);
     if (!L || !indexable(*L))
       continue;
     auto [It, New] = RuntimeByLink.try_emplace(*L, R);
@@ -182,7 +157,7 @@ void linkGpu(Trace::Storage &S, ImportState &State,
   }
   if (!GraphGpu.empty())
     for (EventId G : S.Gpu)
-      if (auto L = intArg(S, G, Key))
+      if (auto L = S.intArg(G, Key))
         if (indexable(*L)) {
           auto It = GraphGpu.find(*L);
           if (It != GraphGpu.end())
@@ -208,11 +183,11 @@ void linkGpu(Trace::Storage &S, ImportState &State,
     // ptl[(track, link)] = last event with that key (spec 2.3).
     llvm::DenseMap<std::pair<TrackId, int64_t>, EventId> Ptl;
     for (EventId E = 0; E < S.size(); ++E)
-      if (auto L = intArg(S, E, Key))
+      if (auto L = S.intArg(E, Key))
         if (indexable(*L))
           Ptl[{S.TrackOf[E], *L}] = E;
     for (EventId R : Runtime) {
-      auto L = intArg(S, R, Key);
+      auto L = S.intArg(R, Key);
       if (!L || !indexable(*L))
         continue;
       if (IsGraphLaunch(R)) {
@@ -236,7 +211,7 @@ void linkGpu(Trace::Storage &S, ImportState &State,
     for (EventId R : Runtime)
       if (IsGraphLaunch(R)) {
         ++S.Stats.GraphLaunches;
-        if (auto L = intArg(S, R, Key))
+        if (auto L = S.intArg(R, Key))
           if (indexable(*L))
             for (EventId G : GraphGpu[*L])
               Attach(R, G);
@@ -244,7 +219,7 @@ void linkGpu(Trace::Storage &S, ImportState &State,
     for (EventId G : S.Gpu) {
       if (S.Parent[G] != NoEvent)
         continue;
-      auto L = intArg(S, G, Key);
+      auto L = S.intArg(G, Key);
       if (!L || !indexable(*L))
         continue;
       auto It = RuntimeByLink.find(*L);
@@ -337,7 +312,7 @@ void linkFwdBwd(Trace::Storage &S) {
   std::vector<std::pair<int64_t, EventId>> Seq;
   if (S.KeySequence)
     for (EventId E = 0; E < N; ++E)
-      if (auto Q = intArg(S, E, S.KeySequence))
+      if (auto Q = S.intArg(E, S.KeySequence))
         Seq.push_back({*Q, E});
   // Group by number; groups keep file order and are visited in first-seen
   // order (the first member of a group is its first-seen event).

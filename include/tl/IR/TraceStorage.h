@@ -11,6 +11,7 @@
 #include "tl/IR/Trace.h"
 
 #include <array>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -63,6 +64,13 @@ struct Trace::Storage {
   size_t size() const { return Kind.size(); }
   /// Intern the accessor keys (call after import).
   void internKeys();
+  /// args[Key] of event E; nullopt when Key is 0 or the event lacks it.
+  std::optional<ArgValue> arg(EventId E, StrId Key) const;
+  /// Integer value of args[Key] of event E, if present.
+  std::optional<int64_t> intArg(EventId E, StrId Key) const {
+    auto V = arg(E, Key);
+    return V ? V->asInt() : std::nullopt;
+  }
 };
 
 } // namespace tl
