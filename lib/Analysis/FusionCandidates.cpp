@@ -9,6 +9,7 @@
 #include "tl/Analysis/AnalysisManager.h"
 #include "tl/Analysis/KernelClassifier.h"
 #include "tl/Analysis/UnifiedPerfTable.h"
+#include "tl/Support/NumberFormat.h"
 #include "tl/Support/PyFormat.h"
 #include "tl/Support/PyLiteral.h"
 
@@ -113,12 +114,6 @@ splitData(const UnifiedPerfRow &R) {
   if (R.Category == "elementwise" && Get("shape_in1"))
     return {2.0 / 3 * *DM, 1.0 / 3 * *DM};
   return Half;
-}
-
-void num(llvm::json::OStream &J, StringRef K, double V) {
-  J.attributeBegin(K);
-  J.rawValue(jsonNumber(V));
-  J.attributeEnd();
 }
 
 } // namespace
@@ -451,18 +446,18 @@ std::string FusionCandidates::toJson() const {
                 J.attribute("op", K.Op);
                 J.attribute("kernel_type", K.Type);
                 J.attribute("kernel_name", K.Name);
-                num(J, "dur_us", K.DurUs);
+                jsonNumAttr(J, "dur_us", K.DurUs);
               } else {
                 J.attribute("name", K.Name);
                 J.attribute("type", K.Type);
-                num(J, "dur_us", K.DurUs);
+                jsonNumAttr(J, "dur_us", K.DurUs);
                 J.attribute("eligible", K.Eligible);
               }
               J.attribute("gpu_op_uid", static_cast<int64_t>(K.GpuUid));
               if (K.DataInMB)
-                num(J, "data_in_mb", *K.DataInMB);
+                jsonNumAttr(J, "data_in_mb", *K.DataInMB);
               if (K.DataOutMB)
-                num(J, "data_out_mb", *K.DataOutMB);
+                jsonNumAttr(J, "data_out_mb", *K.DataOutMB);
             });
         });
         J.attributeArray("kernel_type_signature", [&] {
@@ -474,7 +469,7 @@ std::string FusionCandidates::toJson() const {
             J.attribute(T, N);
         });
         J.attribute("has_fused_kernel", C.HasFusedKernel);
-        num(J, "total_kernel_time_us", C.TotalKernelTimeUs);
+        jsonNumAttr(J, "total_kernel_time_us", C.TotalKernelTimeUs);
         if (C.Sibling)
           J.attribute("source", "sibling_sequence");
         J.attributeBegin("input_dims");

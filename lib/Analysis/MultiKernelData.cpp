@@ -8,6 +8,7 @@
 
 #include "tl/Analysis/AnalysisManager.h"
 #include "tl/Analysis/OpCategory.h"
+#include "tl/Support/NumberFormat.h"
 #include "tl/Support/PyFormat.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -107,12 +108,6 @@ void collectiveInfo(const Trace &T, EventId E, CollectiveOp &Op) {
       Op.DType = A.get("dtype").getString().str();
     return;
   }
-}
-
-void num(llvm::json::OStream &J, StringRef K, double V) {
-  J.attributeBegin(K);
-  J.rawValue(jsonNumber(V));
-  J.attributeEnd();
 }
 
 } // namespace
@@ -241,7 +236,7 @@ std::string MultiKernelData::toJson(const Trace &T) const {
   J.object([&] {
     J.attributeObject("memcpy_summary", [&] {
       J.attribute("total_count", static_cast<int64_t>(memcpyCount()));
-      num(J, "total_time_us", memcpyTotalUs());
+      jsonNumAttr(J, "total_time_us", memcpyTotalUs());
       J.attributeObject("by_direction", [&] {
         for (unsigned I = 0; I < NumCopyDirs; ++I) {
           const MemcpyDirStats &D = Dirs[I];
@@ -249,12 +244,13 @@ std::string MultiKernelData::toJson(const Trace &T) const {
             continue;
           J.attributeObject(copyDirName(static_cast<CopyDir>(I)), [&] {
             J.attribute("count", static_cast<int64_t>(D.Count));
-            num(J, "total_time_us", pyRound(D.TotalUs, 2));
-            num(J, "avg_time_us", pyRound(D.TotalUs / D.Count, 2));
-            num(J, "max_time_us", pyRound(D.MaxUs, 2));
+            jsonNumAttr(J, "total_time_us", pyRound(D.TotalUs, 2));
+            jsonNumAttr(J, "avg_time_us", pyRound(D.TotalUs / D.Count, 2));
+            jsonNumAttr(J, "max_time_us", pyRound(D.MaxUs, 2));
             J.attribute("total_bytes", D.TotalBytes);
             if (D.AnyBytes)
-              num(J, "avg_bytes",
+              jsonNumAttr(
+                  J, "avg_bytes",
                   pyRound(static_cast<double>(D.TotalBytes) / D.Count, 2));
             else
               J.attribute("avg_bytes", 0);
@@ -268,15 +264,16 @@ std::string MultiKernelData::toJson(const Trace &T) const {
         J.attribute("total_time_us", 0);
         return;
       }
-      num(J, "total_time_us", pyRound(CommTotalUs, 2));
-      num(J, "avg_time_us", pyRound(CommTotalUs / CommEvents.size(), 2));
-      num(J, "max_time_us", pyRound(CommMaxUs, 2));
+      jsonNumAttr(J, "total_time_us", pyRound(CommTotalUs, 2));
+      jsonNumAttr(J, "avg_time_us",
+                  pyRound(CommTotalUs / CommEvents.size(), 2));
+      jsonNumAttr(J, "max_time_us", pyRound(CommMaxUs, 2));
       J.attributeArray("top_ops", [&] {
         for (size_t I = 0; I < Collectives.size() && I < 10; ++I)
           J.object([&] {
             const CollectiveOp &C = Collectives[I];
             J.attribute("name", T.name(C.E));
-            num(J, "duration_us", pyRound(T.dur(C.E), 2));
+            jsonNumAttr(J, "duration_us", pyRound(T.dur(C.E), 2));
             if (C.Stream)
               J.attribute("stream", *C.Stream);
             else
@@ -289,26 +286,28 @@ std::string MultiKernelData::toJson(const Trace &T) const {
         return;
       double Tot = O.totalTime(), Comm = O.totalCommTime(),
              Copy = O.totalMemcpyTime();
-      num(J, "total_time_us", pyRound(Tot, 2));
-      num(J, "computation_time_us", pyRound(O.computationTime(), 2));
-      num(J, "total_comm_time_us", pyRound(Comm, 2));
-      num(J, "exposed_comm_time_us", pyRound(O.exposedCommTime(), 2));
-      num(J, "total_memcpy_time_us", pyRound(Copy, 2));
-      num(J, "exposed_memcpy_time_us", pyRound(O.exposedMemcpyTime(), 2));
+      jsonNumAttr(J, "total_time_us", pyRound(Tot, 2));
+      jsonNumAttr(J, "computation_time_us", pyRound(O.computationTime(), 2));
+      jsonNumAttr(J, "total_comm_time_us", pyRound(Comm, 2));
+      jsonNumAttr(J, "exposed_comm_time_us", pyRound(O.exposedCommTime(), 2));
+      jsonNumAttr(J, "total_memcpy_time_us", pyRound(Copy, 2));
+      jsonNumAttr(J, "exposed_memcpy_time_us",
+                  pyRound(O.exposedMemcpyTime(), 2));
       if (Comm > 0)
-        num(J, "comm_overlap_ratio",
-            pyRound(1 - O.exposedCommTime() / Comm, 4));
+        jsonNumAttr(J, "comm_overlap_ratio",
+                    pyRound(1 - O.exposedCommTime() / Comm, 4));
       else
         J.attribute("comm_overlap_ratio", nullptr);
       if (Copy > 0)
-        num(J, "memcpy_overlap_ratio",
-            pyRound(1 - O.exposedMemcpyTime() / Copy, 4));
+        jsonNumAttr(J, "memcpy_overlap_ratio",
+                    pyRound(1 - O.exposedMemcpyTime() / Copy, 4));
       else
         J.attribute("memcpy_overlap_ratio", nullptr);
-      num(J, "comm_percent_of_total",
-          Tot > 0 ? pyRound(O.exposedCommTime() / Tot * 100, 2) : 0.0);
-      num(J, "memcpy_percent_of_total",
-          Tot > 0 ? pyRound(O.exposedMemcpyTime() / Tot * 100, 2) : 0.0);
+      jsonNumAttr(J, "comm_percent_of_total",
+                  Tot > 0 ? pyRound(O.exposedCommTime() / Tot * 100, 2) : 0.0);
+      jsonNumAttr(J, "memcpy_percent_of_total",
+                  Tot > 0 ? pyRound(O.exposedMemcpyTime() / Tot * 100, 2)
+                          : 0.0);
     });
   });
   OS << "\n";

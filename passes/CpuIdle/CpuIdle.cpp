@@ -17,6 +17,7 @@
 #include "tl/Pass/PassPlugin.h"
 #include "tl/Pass/PassRegistry.h"
 #include "tl/Report/FindingSink.h"
+#include "tl/Support/NumberFormat.h"
 #include "tl/Support/PyFormat.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -30,18 +31,6 @@ using namespace tl;
 using llvm::StringRef;
 
 namespace {
-
-void num(llvm::json::OStream &J, StringRef K, double V) {
-  J.attributeBegin(K);
-  J.rawValue(jsonNumber(V));
-  J.attributeEnd();
-}
-
-std::string fmt(const char *F, double V) {
-  std::string S;
-  llvm::raw_string_ostream(S) << llvm::format(F, V);
-  return S;
-}
 
 class CpuIdlePass : public PassBase<CpuIdlePass> {
 public:
@@ -119,19 +108,21 @@ llvm::Error CpuIdlePass::run(const Trace &T, AnalysisManager &AM,
       J.attribute("status", "OK");
       J.attribute("idle_flagged", Flagged);
       J.attributeObject("gpu_utilization", [&] {
-        num(J, "total_time_ms", pyRound(Total / 1000, 3));
-        num(J, "idle_time_ms", pyRound(TL.idleTime() / 1000, 3));
-        num(J, "idle_time_percent", IdlePct);
-        num(J, "computation_percent",
-            pyRound(TL.percent(TL.computationTime()), 2));
-        num(J, "communication_percent",
-            pyRound(TL.percent(TL.exposedCommTime()), 2));
-        num(J, "memcpy_percent", pyRound(TL.percent(TL.exposedMemcpyTime()), 2));
+        jsonNumAttr(J, "total_time_ms", pyRound(Total / 1000, 3));
+        jsonNumAttr(J, "idle_time_ms", pyRound(TL.idleTime() / 1000, 3));
+        jsonNumAttr(J, "idle_time_percent", IdlePct);
+        jsonNumAttr(J, "computation_percent",
+                    pyRound(TL.percent(TL.computationTime()), 2));
+        jsonNumAttr(J, "communication_percent",
+                    pyRound(TL.percent(TL.exposedCommTime()), 2));
+        jsonNumAttr(J, "memcpy_percent",
+                    pyRound(TL.percent(TL.exposedMemcpyTime()), 2));
       });
       J.attributeObject("kernel_analysis", [&] {
         J.attribute("short_kernel_count", static_cast<int64_t>(KShort));
         J.attribute("total_kernel_count", static_cast<int64_t>(KCount));
-        num(J, "avg_kernel_time_us", KCount ? pyRound(KUs / KCount, 2) : 0.0);
+        jsonNumAttr(J, "avg_kernel_time_us",
+                    KCount ? pyRound(KUs / KCount, 2) : 0.0);
         J.attributeObject("kernel_count_by_category", [&] {
           for (auto &[C, N] : ByCat)
             J.attribute(C, N);
@@ -140,28 +131,31 @@ llvm::Error CpuIdlePass::run(const Trace &T, AnalysisManager &AM,
       J.attributeArray("impact_estimates", [] {});
       J.attributeObject("tl_extensions", [&] {
         J.attributeObject("idle_by_cause", [&] {
-          num(J, "sync_wait_ms", pyRound(LS.idleSyncUs() / 1000, 3));
-          num(J, "launch_bound_ms", pyRound(LS.idleLaunchUs() / 1000, 3));
-          num(J, "no_host_activity_ms", pyRound(LS.idleNoHostUs() / 1000, 3));
+          jsonNumAttr(J, "sync_wait_ms", pyRound(LS.idleSyncUs() / 1000, 3));
+          jsonNumAttr(J, "launch_bound_ms",
+                      pyRound(LS.idleLaunchUs() / 1000, 3));
+          jsonNumAttr(J, "no_host_activity_ms",
+                      pyRound(LS.idleNoHostUs() / 1000, 3));
           J.attribute("gap_count", static_cast<int64_t>(LS.gaps().size()));
         });
         J.attributeObject("launch", [&] {
           J.attribute("kernel_count", static_cast<int64_t>(LS.kernelCount()));
-          num(J, "mean_latency_us", pyRound(LS.meanLatencyUs(), 3));
-          num(J, "median_latency_us", pyRound(LS.medianLatencyUs(), 3));
-          num(J, "p90_latency_us", pyRound(LS.p90LatencyUs(), 3));
+          jsonNumAttr(J, "mean_latency_us", pyRound(LS.meanLatencyUs(), 3));
+          jsonNumAttr(J, "median_latency_us", pyRound(LS.medianLatencyUs(), 3));
+          jsonNumAttr(J, "p90_latency_us", pyRound(LS.p90LatencyUs(), 3));
           J.attribute("shorter_than_launch",
                       static_cast<int64_t>(LS.shorterThanLaunch()));
-          num(J, "launch_rate_per_s", pyRound(LS.launchRatePerSec(), 1));
+          jsonNumAttr(J, "launch_rate_per_s",
+                      pyRound(LS.launchRatePerSec(), 1));
         });
         J.attributeArray("largest_gaps", [&] {
           for (const IdleGap *G : Largest)
             J.object([&] {
-              num(J, "start_us", G->Start);
-              num(J, "idle_us", pyRound(G->length(), 3));
-              num(J, "sync_wait_us", pyRound(G->SyncUs, 3));
-              num(J, "launch_bound_us", pyRound(G->LaunchUs, 3));
-              num(J, "no_host_activity_us", pyRound(G->NoHostUs, 3));
+              jsonNumAttr(J, "start_us", G->Start);
+              jsonNumAttr(J, "idle_us", pyRound(G->length(), 3));
+              jsonNumAttr(J, "sync_wait_us", pyRound(G->SyncUs, 3));
+              jsonNumAttr(J, "launch_bound_us", pyRound(G->LaunchUs, 3));
+              jsonNumAttr(J, "no_host_activity_us", pyRound(G->NoHostUs, 3));
               J.attribute("kernel_before", OpName(G->KernelBefore));
               J.attribute("kernel_after", OpName(G->KernelAfter));
               J.attribute("op_after", OpName(G->OpAfter));
@@ -234,7 +228,7 @@ llvm::Error CpuIdlePass::run(const Trace &T, AnalysisManager &AM,
                            pyRound(K.TotalLaunchCallUs / K.Count, 3),
                            static_cast<int64_t>(K.ShorterThanLaunch)});
   }
-  Sink.system("cpu_idle", "GPU idle " + fmt("%.1f", IdlePct) +
+  Sink.system("cpu_idle", "GPU idle " + printfDouble("%.1f", IdlePct) +
                               "% of end-to-end time (" + Cause + ")")
       .key("gpu-idle")
       .metric("idle_time_percent", IdlePct, "%")

@@ -15,6 +15,7 @@
 #include "tl/Pass/PassPlugin.h"
 #include "tl/Pass/PassRegistry.h"
 #include "tl/Report/FindingSink.h"
+#include "tl/Support/NumberFormat.h"
 #include "tl/Support/PyFormat.h"
 
 #include "llvm/Support/Format.h"
@@ -25,18 +26,6 @@ using namespace tl;
 using llvm::StringRef;
 
 namespace {
-
-void num(llvm::json::OStream &J, StringRef K, double V) {
-  J.attributeBegin(K);
-  J.rawValue(jsonNumber(V));
-  J.attributeEnd();
-}
-
-std::string fmtPct(double V) {
-  std::string S;
-  llvm::raw_string_ostream(S) << llvm::format("%.2f", V);
-  return S;
-}
 
 /// Templated pattern name from the composition (spec §11.2 fallback).
 std::string patternOf(const FusionEstimate &E) {
@@ -109,18 +98,18 @@ public:
           return;
         }
         J.attribute("status", "OK");
-        num(J, "total_time_ms", pyRound(R.TotalTimeMs, 3));
+        jsonNumAttr(J, "total_time_ms", pyRound(R.TotalTimeMs, 3));
         J.attribute("candidate_count", static_cast<int64_t>(R.CandidateCount));
         J.attribute("estimated_count",
                     static_cast<int64_t>(R.Estimates.size()));
         double Sum = 0;
         for (const FusionEstimate &E : R.Estimates)
           Sum += E.ImpactMid;
-        num(J, "total_impact_score", pyRound(Sum, 2));
+        jsonNumAttr(J, "total_impact_score", pyRound(Sum, 2));
         const std::optional<ArchSpec> &A = AM.options().Arch;
         J.attribute("platform", A ? A->Name : std::string());
         if (A)
-          num(J, "peak_hbm_bw_tbs", A->MemBwGBps / 1000);
+          jsonNumAttr(J, "peak_hbm_bw_tbs", A->MemBwGBps / 1000);
         else
           J.attribute("peak_hbm_bw_tbs", nullptr);
         J.attributeArray("impact_estimates", [&] {
@@ -129,12 +118,12 @@ public:
               J.attribute("operation", E.Operation);
               J.attribute("category", "kernel_fusion");
               J.attribute("type", "kernel_fusion");
-              num(J, "impact_score", E.ImpactMid);
-              num(J, "impact_score_low", E.ImpactLow);
-              num(J, "impact_score_high", E.ImpactHigh);
+              jsonNumAttr(J, "impact_score", E.ImpactMid);
+              jsonNumAttr(J, "impact_score_low", E.ImpactLow);
+              jsonNumAttr(J, "impact_score_high", E.ImpactHigh);
               J.attribute("estimation", E.Estimation);
               J.attribute("bound_type", E.BoundType);
-              num(J, "time_ms", E.TimeMs);
+              jsonNumAttr(J, "time_ms", E.TimeMs);
               J.attribute("instance_count",
                           static_cast<int64_t>(E.InstanceCount));
               J.attribute("kernel_count", static_cast<int64_t>(E.KernelCount));
@@ -181,10 +170,9 @@ public:
                 "torch.compile) so intermediates stay in registers instead "
                 "of round-tripping through HBM.";
       FindingBuilder B =
-          Sink.fusion("kernel_fusion", "Fuse " + Pattern + " in " +
-                                           E.Operation + " (" +
-                                           std::to_string(E.KernelCount) +
-                                           " kernels)")
+          Sink.fusion("kernel_fusion",
+                      "Fuse " + Pattern + " in " + E.Operation + " (" +
+                          std::to_string(E.KernelCount) + " kernels)")
               .key(E.Operation)
               .metric("impact_score", E.ImpactMid, "%")
               .metric("impact_score_low", E.ImpactLow, "%")
@@ -208,7 +196,7 @@ public:
                                                   : "kernel fusion")
               .expect("fewer kernel launches and lower HBM traffic; " +
                       std::string("end-to-end time down by about ") +
-                      fmtPct(E.ImpactMid) + "%");
+                      printfDouble("%.2f", E.ImpactMid) + "%");
       if (!E.Warning.empty())
         B.note(E.Warning);
     }

@@ -17,6 +17,7 @@
 #include "tl/Pass/PassPlugin.h"
 #include "tl/Pass/PassRegistry.h"
 #include "tl/Report/FindingSink.h"
+#include "tl/Support/NumberFormat.h"
 #include "tl/Support/PyFormat.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -28,18 +29,6 @@ using namespace tl;
 using llvm::StringRef;
 
 namespace {
-
-void num(llvm::json::OStream &J, StringRef K, double V) {
-  J.attributeBegin(K);
-  J.rawValue(jsonNumber(V));
-  J.attributeEnd();
-}
-
-std::string fmt(const char *F, double V) {
-  std::string S;
-  llvm::raw_string_ostream(S) << llvm::format(F, V);
-  return S;
-}
 
 std::optional<int64_t> optStream(std::optional<int64_t> S) { return S; }
 Value streamCell(std::optional<int64_t> S) {
@@ -140,22 +129,24 @@ llvm::Error MultiKernelPass::run(const Trace &T, AnalysisManager &AM,
     MemcpyIssue I{Dir, S.Count, Ms, Pct,
                   S.AnyBytes ? pyRound(double(S.TotalBytes) / S.Count, 2) : 0,
                   ByTime, ByCount, ""};
-    I.Description = (copyDirName(Dir) + " memcpy: " + std::to_string(S.Count) +
-                     " transfers, " + fmt("%.3f", pyRound(Ms, 3)) + "ms (" +
-                     fmt("%.2f", pyRound(Pct, 2)) + "% of total)")
-                        .str();
+    I.Description =
+        (copyDirName(Dir) + " memcpy: " + std::to_string(S.Count) +
+         " transfers, " + printfDouble("%.3f", pyRound(Ms, 3)) + "ms (" +
+         printfDouble("%.2f", pyRound(Pct, 2)) + "% of total)")
+            .str();
     Issues.push_back(std::move(I));
   }
   bool Blocking = CommUs > 0 && ExposedPct > exposedCommPct;
   bool OverlapChecked = Ratio && CommUs >= overlapMinCommUs;
   bool Overlap = OverlapChecked && *Ratio < overlapTarget;
-  std::string BlockDesc =
-      "Exposed (non-overlapped) communication: " + fmt("%.1f", ExposedPct) +
-      "% of total GPU time";
+  std::string BlockDesc = "Exposed (non-overlapped) communication: " +
+                          printfDouble("%.1f", ExposedPct) +
+                          "% of total GPU time";
   std::string OverlapDesc =
       Ratio ? "Compute/communication overlap: " +
-                  fmt("%.1f", pyRound(*Ratio * 100, 2)) + "% (target > " +
-                  fmt("%.0f", overlapTarget * 100) + "%)"
+                  printfDouble("%.1f", pyRound(*Ratio * 100, 2)) +
+                  "% (target > " + printfDouble("%.0f", overlapTarget * 100) +
+                  "%)"
             : "";
 
   // Synchronization: calls during which the GPU went idle (barrier-like).
@@ -179,10 +170,10 @@ llvm::Error MultiKernelPass::run(const Trace &T, AnalysisManager &AM,
     llvm::json::OStream J(OS, 2);
     J.object([&] {
       J.attribute("status", "SUCCESS");
-      num(J, "total_time_ms", pyRound(TotalMs, 3));
+      jsonNumAttr(J, "total_time_ms", pyRound(TotalMs, 3));
       J.attributeObject("memcpy_summary", [&] {
         J.attribute("total_count", static_cast<int64_t>(D.memcpyCount()));
-        num(J, "total_time_ms", pyRound(D.memcpyTotalUs() / 1000, 3));
+        jsonNumAttr(J, "total_time_ms", pyRound(D.memcpyTotalUs() / 1000, 3));
         J.attributeObject("by_direction", [&] {
           for (unsigned I = 0; I < NumCopyDirs; ++I) {
             const MemcpyDirStats &S = D.dir(static_cast<CopyDir>(I));
@@ -190,13 +181,14 @@ llvm::Error MultiKernelPass::run(const Trace &T, AnalysisManager &AM,
               continue;
             J.attributeObject(copyDirName(static_cast<CopyDir>(I)), [&] {
               J.attribute("count", static_cast<int64_t>(S.Count));
-              num(J, "total_time_us", pyRound(S.TotalUs, 2));
-              num(J, "avg_time_us", pyRound(S.TotalUs / S.Count, 2));
-              num(J, "max_time_us", pyRound(S.MaxUs, 2));
+              jsonNumAttr(J, "total_time_us", pyRound(S.TotalUs, 2));
+              jsonNumAttr(J, "avg_time_us", pyRound(S.TotalUs / S.Count, 2));
+              jsonNumAttr(J, "max_time_us", pyRound(S.MaxUs, 2));
               J.attribute("total_bytes", S.TotalBytes);
-              num(J, "avg_bytes",
-                  S.AnyBytes ? pyRound(double(S.TotalBytes) / S.Count, 2)
-                             : 0.0);
+              jsonNumAttr(J, "avg_bytes",
+                          S.AnyBytes
+                              ? pyRound(double(S.TotalBytes) / S.Count, 2)
+                              : 0.0);
             });
           }
         });
@@ -204,13 +196,14 @@ llvm::Error MultiKernelPass::run(const Trace &T, AnalysisManager &AM,
       J.attributeObject("nccl_summary", [&] {
         J.attribute("total_count",
                     static_cast<int64_t>(D.commEvents().size()));
-        num(J, "total_time_ms", pyRound(pyRound(D.commTotalUs(), 2) / 1000, 3));
+        jsonNumAttr(J, "total_time_ms",
+                    pyRound(pyRound(D.commTotalUs(), 2) / 1000, 3));
         J.attributeArray("top_ops", [&] {
           auto C = D.collectives();
           for (size_t I = 0; I < C.size() && I < 10; ++I)
             J.object([&] {
               J.attribute("name", T.name(C[I].E));
-              num(J, "duration_us", pyRound(T.dur(C[I].E), 2));
+              jsonNumAttr(J, "duration_us", pyRound(T.dur(C[I].E), 2));
               if (C[I].Stream)
                 J.attribute("stream", *C[I].Stream);
               else
@@ -234,17 +227,17 @@ llvm::Error MultiKernelPass::run(const Trace &T, AnalysisManager &AM,
         }
         J.attribute("flagged", !Issues.empty());
         J.attribute("total_count", static_cast<int64_t>(D.memcpyCount()));
-        num(J, "total_time_ms", pyRound(D.memcpyTotalUs() / 1000, 3));
-        num(J, "percent_of_total",
-            pyRound(D.memcpyTotalUs() / 1000 / TotalMs * 100, 2));
+        jsonNumAttr(J, "total_time_ms", pyRound(D.memcpyTotalUs() / 1000, 3));
+        jsonNumAttr(J, "percent_of_total",
+                    pyRound(D.memcpyTotalUs() / 1000 / TotalMs * 100, 2));
         J.attributeArray("issues", [&] {
           for (const MemcpyIssue &I : Issues)
             J.object([&] {
               J.attribute("direction", copyDirName(I.Dir));
               J.attribute("count", static_cast<int64_t>(I.Count));
-              num(J, "time_ms", pyRound(I.TimeMs, 3));
-              num(J, "percent_of_total", pyRound(I.Pct, 2));
-              num(J, "avg_bytes", I.AvgBytes);
+              jsonNumAttr(J, "time_ms", pyRound(I.TimeMs, 3));
+              jsonNumAttr(J, "percent_of_total", pyRound(I.Pct, 2));
+              jsonNumAttr(J, "avg_bytes", I.AvgBytes);
               J.attribute("description", I.Description);
             });
         });
@@ -256,10 +249,11 @@ llvm::Error MultiKernelPass::run(const Trace &T, AnalysisManager &AM,
           return;
         }
         J.attribute("flagged", Blocking);
-        num(J, "exposed_comm_time_ms",
-            pyRound(pyRound(O.exposedCommTime(), 2) / 1000, 3));
-        num(J, "total_comm_time_ms", pyRound(pyRound(CommUs, 2) / 1000, 3));
-        num(J, "exposed_percent_of_total", ExposedPct);
+        jsonNumAttr(J, "exposed_comm_time_ms",
+                    pyRound(pyRound(O.exposedCommTime(), 2) / 1000, 3));
+        jsonNumAttr(J, "total_comm_time_ms",
+                    pyRound(pyRound(CommUs, 2) / 1000, 3));
+        jsonNumAttr(J, "exposed_percent_of_total", ExposedPct);
         J.attribute("description", BlockDesc);
       });
       J.attributeObject("overlap_assessment", [&] {
@@ -270,8 +264,8 @@ llvm::Error MultiKernelPass::run(const Trace &T, AnalysisManager &AM,
           return;
         }
         J.attribute("flagged", Overlap);
-        num(J, "overlap_ratio", *Ratio);
-        num(J, "overlap_percent", pyRound(*Ratio * 100, 2));
+        jsonNumAttr(J, "overlap_ratio", *Ratio);
+        jsonNumAttr(J, "overlap_percent", pyRound(*Ratio * 100, 2));
         J.attribute("target_percent",
                     static_cast<int64_t>(pyRoundInt(overlapTarget * 100)));
         J.attribute("description", OverlapDesc);
@@ -327,18 +321,19 @@ llvm::Error MultiKernelPass::run(const Trace &T, AnalysisManager &AM,
               }
               double Diff = std::abs(C.Mk - C.Tl);
               double Pct = Diff / std::max({C.Mk, C.Tl, 1e-6}) * 100;
-              num(J, "mk_ms", pyRound(C.Mk, 3));
-              num(J, "tl_ms", pyRound(C.Tl, 3));
-              num(J, "diff_ms", pyRound(Diff, 3));
-              num(J, "diff_pct", pyRound(Pct, 2));
+              jsonNumAttr(J, "mk_ms", pyRound(C.Mk, 3));
+              jsonNumAttr(J, "tl_ms", pyRound(C.Tl, 3));
+              jsonNumAttr(J, "diff_ms", pyRound(Diff, 3));
+              jsonNumAttr(J, "diff_pct", pyRound(Pct, 2));
               bool W = Pct > crossValidationPct;
               J.attribute("status", W ? "WARN" : "PASS");
               if (W) {
                 Warn = true;
-                Warnings.push_back(std::string(C.Metric) +
-                                   ": multi_kernel_data=" + fmt("%.3f", C.Mk) +
-                                   "ms vs gpu_timeline=" + fmt("%.3f", C.Tl) +
-                                   "ms (diff " + fmt("%.1f", Pct) + "%)");
+                Warnings.push_back(
+                    std::string(C.Metric) +
+                    ": multi_kernel_data=" + printfDouble("%.3f", C.Mk) +
+                    "ms vs gpu_timeline=" + printfDouble("%.3f", C.Tl) +
+                    "ms (diff " + printfDouble("%.1f", Pct) + "%)");
               }
             });
         });
@@ -357,8 +352,8 @@ llvm::Error MultiKernelPass::run(const Trace &T, AnalysisManager &AM,
           J.attribute("sync_calls",
                       static_cast<int64_t>(D.syncCalls().size()));
           J.attribute("barrier_calls", static_cast<int64_t>(Barriers));
-          num(J, "gpu_idle_ms", pyRound(SyncIdle / 1000, 3));
-          num(J, "percent_of_total", pyRound(SyncIdlePctV, 2));
+          jsonNumAttr(J, "gpu_idle_ms", pyRound(SyncIdle / 1000, 3));
+          jsonNumAttr(J, "percent_of_total", pyRound(SyncIdlePctV, 2));
         });
         J.attributeArray("transfer_sites", [&] {
           for (const TransferSite &S : D.transferSites())
@@ -370,7 +365,7 @@ llvm::Error MultiKernelPass::run(const Trace &T, AnalysisManager &AM,
               J.attribute("module", S.Module);
               J.attribute("host_memory", S.HostMemory);
               J.attribute("count", static_cast<int64_t>(S.Count));
-              num(J, "total_time_us", pyRound(S.TotalUs, 3));
+              jsonNumAttr(J, "total_time_us", pyRound(S.TotalUs, 3));
               J.attribute("bytes", S.Bytes);
             });
         });
@@ -382,7 +377,7 @@ llvm::Error MultiKernelPass::run(const Trace &T, AnalysisManager &AM,
               else
                 J.attribute("stream", nullptr);
               J.attribute("count", static_cast<int64_t>(S.Count));
-              num(J, "total_time_us", pyRound(S.TotalUs, 3));
+              jsonNumAttr(J, "total_time_us", pyRound(S.TotalUs, 3));
             });
         });
         J.attributeArray("sync_calls", [&] {
@@ -391,8 +386,8 @@ llvm::Error MultiKernelPass::run(const Trace &T, AnalysisManager &AM,
               J.attribute("name", T.name(S.E));
               J.attribute("kind", S.Kind);
               J.attribute("uid", static_cast<int64_t>(T.uid(S.E)));
-              num(J, "host_time_us", pyRound(S.HostUs, 3));
-              num(J, "gpu_idle_us", pyRound(S.GpuIdleUs, 3));
+              jsonNumAttr(J, "host_time_us", pyRound(S.HostUs, 3));
+              jsonNumAttr(J, "gpu_idle_us", pyRound(S.GpuIdleUs, 3));
               J.attribute("cpu_op", S.CpuOp);
               J.attribute("python_frame", S.PyFrame);
             });
@@ -521,12 +516,12 @@ llvm::Error MultiKernelPass::run(const Trace &T, AnalysisManager &AM,
     std::string Title =
         Blocking && Overlap
             ? "Collective communication blocks compute (" +
-                  fmt("%.1f", ExposedPct) + "% exposed, " +
-                  fmt("%.1f", *Ratio * 100) + "% overlap)"
+                  printfDouble("%.1f", ExposedPct) + "% exposed, " +
+                  printfDouble("%.1f", *Ratio * 100) + "% overlap)"
         : Blocking ? "Collective communication blocks compute (" +
-                         fmt("%.1f", ExposedPct) + "% exposed)"
+                         printfDouble("%.1f", ExposedPct) + "% exposed)"
                    : "Low compute/communication overlap (" +
-                         fmt("%.1f", *Ratio * 100) + "%)";
+                         printfDouble("%.1f", *Ratio * 100) + "%)";
     FindingBuilder B =
         Sink.system("communication", Title)
             .key(Blocking && Overlap ? "comm-blocking-overlap"
