@@ -181,25 +181,7 @@ public:
         else
           J.value(nullptr);
         J.attributeEnd();
-        const Utilization &U = M.utilization();
-        J.attributeObject("gpu_utilization", [&] {
-          J.attribute("available", U.Available);
-          J.attributeBegin("total_time_ms");
-          jsonNum(J, U.TotalMs);
-          J.attributeEnd();
-          J.attributeBegin("computation_time_percent");
-          jsonNum(J, U.ComputationPct);
-          J.attributeEnd();
-          J.attributeBegin("exposed_comm_time_percent");
-          jsonNum(J, U.ExposedCommPct);
-          J.attributeEnd();
-          J.attributeBegin("exposed_memcpy_time_percent");
-          jsonNum(J, U.ExposedMemcpyPct);
-          J.attributeEnd();
-          J.attributeBegin("idle_time_percent");
-          jsonNum(J, U.IdlePct);
-          J.attributeEnd();
-        });
+        writeUtilizationJson(J, M.utilization(), /*WithAvailable=*/true);
         J.attribute("top_bottleneck_category", M.topBottleneckKey());
         writeQualityJson(Ctx.AM.get<TraceQuality>(),
                          Ctx.AM.get<WorkloadInfo>(), J);

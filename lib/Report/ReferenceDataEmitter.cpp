@@ -156,9 +156,7 @@ Error ReferenceDataEmitter::writePriorityData(const ReportContext &Ctx,
                              [&](raw_ostream &OS) {
     json::OStream J(OS, 2);
     J.object([&] {
-      J.attributeBegin("baseline_ms");
-      jsonNum(J, M.utilization().TotalMs);
-      J.attributeEnd();
+      jsonNumAttr(J, "baseline_ms", M.utilization().TotalMs);
       J.attributeArray("priorities", [&] {
         for (const Priority &P : M.priorities())
           J.object([&] {
@@ -187,15 +185,9 @@ Error ReferenceDataEmitter::writePriorityData(const ReportContext &Ctx,
         for (const CategoryRollup &R : M.rollups())
           J.object([&] {
             J.attribute("category", R.Category);
-            J.attributeBegin("impact_score");
-            jsonNum(J, R.Mid);
-            J.attributeEnd();
-            J.attributeBegin("impact_score_low");
-            jsonNum(J, R.Low);
-            J.attributeEnd();
-            J.attributeBegin("impact_score_high");
-            jsonNum(J, R.High);
-            J.attributeEnd();
+            jsonNumAttr(J, "impact_score", R.Mid);
+            jsonNumAttr(J, "impact_score_low", R.Low);
+            jsonNumAttr(J, "impact_score_high", R.High);
             J.attribute("operation_count",
                         static_cast<int64_t>(R.OperationCount));
             J.attribute("type", "kernel_tuning");
@@ -230,9 +222,7 @@ Error ReferenceDataEmitter::writePriorityData(const ReportContext &Ctx,
             J.attributeEnd();
             auto Pct = numericMetric(F, "percent_of_total");
             if (Pct && P.isHeuristic()) {
-              J.attributeBegin("percent_of_total");
-              jsonNum(J, *Pct);
-              J.attributeEnd();
+              jsonNumAttr(J, "percent_of_total", *Pct);
             }
             const json::Array *Members =
                 Ref ? Ref->getArray("members") : nullptr;
@@ -288,50 +278,43 @@ Error ReferenceDataEmitter::writeManifest(const ReportContext &Ctx,
           J.attribute("output_dir", Ctx.OutputDir);
           J.attribute("comparison_scope", "standalone");
           writeUtilizationJson(J, M.utilization());
+          // The members every category entry starts with.
+          auto entryHead = [&](StringRef Name, StringRef Display,
+                               StringRef Skill, StringRef Tier,
+                               int64_t OpsCount) {
+            J.attribute("name", Name);
+            J.attribute("display_name", Display);
+            J.attribute("skill", Skill);
+            J.attribute("tier", Tier);
+            J.attribute("ops_count", OpsCount);
+            J.attribute("csv_file", nullptr);
+          };
           J.attributeArray("categories", [&] {
             J.object([&] {
-              J.attribute("name", "cpu_idle");
-              J.attribute("display_name", "CPU/Idle Analysis");
-              J.attribute("skill", "cpu-idle-analyzer");
-              J.attribute("tier", "system");
-              J.attribute("ops_count", 0);
-              J.attribute("csv_file", nullptr);
+              entryHead("cpu_idle", "CPU/Idle Analysis", "cpu-idle-analyzer",
+                        "system", 0);
               J.attribute("metadata_file",
                           outPath(Ctx, "metadata/cpu_idle_metadata.json"));
               J.attribute("priority", 0);
             });
             for (const CategoryInfo &C : M.categories())
               J.object([&] {
-                J.attribute("name", C.Key);
-                J.attribute("display_name", C.DisplayName);
-                J.attribute("skill", skillFor(C.Key));
-                J.attribute("tier", "compute_kernel");
-                J.attribute("ops_count", static_cast<int64_t>(C.OpsCount));
-                J.attribute("csv_file", nullptr);
+                entryHead(C.Key, C.DisplayName, skillFor(C.Key),
+                          "compute_kernel", C.OpsCount);
                 J.attribute("metadata_file",
                             outPath(Ctx, "metadata/" + C.Key +
                                              "_metadata.json"));
-                J.attributeBegin("gpu_kernel_time_ms");
-                jsonNum(J, C.GpuKernelTimeMs);
-                J.attributeEnd();
-                J.attributeBegin("cpu_duration_ms");
-                jsonNum(J, C.CpuDurationMs);
-                J.attributeEnd();
-                J.attributeBegin("sync_time_ms");
-                jsonNum(J, C.SyncTimeMs);
-                J.attributeEnd();
+                jsonNumAttr(J, "gpu_kernel_time_ms", C.GpuKernelTimeMs);
+                jsonNumAttr(J, "cpu_duration_ms", C.CpuDurationMs);
+                jsonNumAttr(J, "sync_time_ms", C.SyncTimeMs);
                 J.attribute("sync_ops_count",
                             static_cast<int64_t>(C.SyncOpsCount));
                 J.attribute("has_sync_bottleneck", C.HasSyncBottleneck);
               });
             if (HasMultiKernel)
               J.object([&] {
-                J.attribute("name", "multi_kernel");
-                J.attribute("display_name", "Multi-Kernel Issues");
-                J.attribute("skill", "multi-kernel-analyzer");
-                J.attribute("tier", "system");
-                J.attribute("ops_count", 0);
-                J.attribute("csv_file", nullptr);
+                entryHead("multi_kernel", "Multi-Kernel Issues",
+                          "multi-kernel-analyzer", "system", 0);
                 J.attribute("metadata_file",
                             outPath(Ctx, "metadata/multi_kernel_metadata.json"));
                 J.attribute("data_file",
@@ -339,25 +322,15 @@ Error ReferenceDataEmitter::writeManifest(const ReportContext &Ctx,
               });
             if (HasFusion)
               J.object([&] {
-                J.attribute("name", "kernel_fusion");
-                J.attribute("display_name", "Kernel Fusion Opportunities");
-                J.attribute("skill", "kernel-fusion-analyzer");
-                J.attribute("tier", "system");
-                J.attribute("ops_count", static_cast<int64_t>(
-                                             FusionCandidates
-                                                 ? FusionCandidates
-                                                 : M.items(Tier::Fusion)
-                                                       .size()));
-                J.attribute("csv_file", nullptr);
+                entryHead("kernel_fusion", "Kernel Fusion Opportunities",
+                          "kernel-fusion-analyzer", "system",
+                          FusionCandidates ? FusionCandidates
+                                           : M.items(Tier::Fusion).size());
                 J.attribute("metadata_file", nullptr);
                 J.attribute("data_file",
                             outPath(Ctx, "category_data/fusion_candidates.json"));
-                J.attributeBegin("gpu_kernel_time_ms");
-                jsonNum(J, 0.0);
-                J.attributeEnd();
-                J.attributeBegin("cpu_duration_ms");
-                jsonNum(J, 0.0);
-                J.attributeEnd();
+                jsonNumAttr(J, "gpu_kernel_time_ms", 0.0);
+                jsonNumAttr(J, "cpu_duration_ms", 0.0);
                 J.attribute("sync_time_ms", 0);
                 J.attribute("sync_ops_count", 0);
                 J.attribute("has_sync_bottleneck", false);
@@ -406,15 +379,9 @@ Error ReferenceDataEmitter::writeMetadata(const ReportContext &Ctx,
           J.attribute("trace_loading_policy",
                       "DO_NOT_LOAD_TRACE_use_precomputed_tree_data");
           J.attributeObject("time_breakdown", [&] {
-            J.attributeBegin("gpu_kernel_time_ms");
-            jsonNum(J, C.GpuKernelTimeMs);
-            J.attributeEnd();
-            J.attributeBegin("cpu_duration_ms");
-            jsonNum(J, C.CpuDurationMs);
-            J.attributeEnd();
-            J.attributeBegin("sync_time_ms");
-            jsonNum(J, C.SyncTimeMs);
-            J.attributeEnd();
+            jsonNumAttr(J, "gpu_kernel_time_ms", C.GpuKernelTimeMs);
+            jsonNumAttr(J, "cpu_duration_ms", C.CpuDurationMs);
+            jsonNumAttr(J, "sync_time_ms", C.SyncTimeMs);
             J.attribute("sync_ops_count", static_cast<int64_t>(C.SyncOpsCount));
             J.attribute("has_sync_bottleneck", C.HasSyncBottleneck);
             J.attribute("note", TimeNote);

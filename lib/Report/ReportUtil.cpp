@@ -37,23 +37,16 @@ void jsonOptString(json::OStream &J, StringRef V) {
     J.value(V);
 }
 
-void writeUtilizationJson(json::OStream &J, const Utilization &U) {
+void writeUtilizationJson(json::OStream &J, const Utilization &U,
+                          bool WithAvailable) {
   J.attributeObject("gpu_utilization", [&] {
-    J.attributeBegin("total_time_ms");
-    jsonNum(J, U.TotalMs);
-    J.attributeEnd();
-    J.attributeBegin("computation_time_percent");
-    jsonNum(J, U.ComputationPct);
-    J.attributeEnd();
-    J.attributeBegin("exposed_comm_time_percent");
-    jsonNum(J, U.ExposedCommPct);
-    J.attributeEnd();
-    J.attributeBegin("exposed_memcpy_time_percent");
-    jsonNum(J, U.ExposedMemcpyPct);
-    J.attributeEnd();
-    J.attributeBegin("idle_time_percent");
-    jsonNum(J, U.IdlePct);
-    J.attributeEnd();
+    if (WithAvailable)
+      J.attribute("available", U.Available);
+    jsonNumAttr(J, "total_time_ms", U.TotalMs);
+    jsonNumAttr(J, "computation_time_percent", U.ComputationPct);
+    jsonNumAttr(J, "exposed_comm_time_percent", U.ExposedCommPct);
+    jsonNumAttr(J, "exposed_memcpy_time_percent", U.ExposedMemcpyPct);
+    jsonNumAttr(J, "idle_time_percent", U.IdlePct);
   });
 }
 

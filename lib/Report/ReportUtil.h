@@ -10,6 +10,7 @@
 
 #include "tl/Analysis/ArchSpec.h"
 #include "tl/Report/ReportModel.h"
+#include "tl/Support/NumberFormat.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/JSON.h"
@@ -26,8 +27,10 @@ void jsonNumOrInt(llvm::json::OStream &J, double V);
 void jsonOptNum(llvm::json::OStream &J, std::optional<double> V);
 void jsonOptString(llvm::json::OStream &J, llvm::StringRef V);
 
-/// Members "gpu_utilization": {five keys} of the current object.
-void writeUtilizationJson(llvm::json::OStream &J, const Utilization &U);
+/// Members "gpu_utilization": {five keys} of the current object, led by
+/// "available" when WithAvailable (findings.json).
+void writeUtilizationJson(llvm::json::OStream &J, const Utilization &U,
+                          bool WithAvailable = false);
 /// The arch members of a metadata file (platform, peaks, memory).
 void writeArchJson(llvm::json::OStream &J, const ArchSpec *A);
 
