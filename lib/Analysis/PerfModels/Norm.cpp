@@ -114,6 +114,22 @@ static llvm::Expected<int64_t> prodOfLiteral(const std::string &S) {
   return P;
 }
 
+/// prod(literal_eval(Concrete[I])): the normalized-shape argument.
+static llvm::Expected<int64_t> prodAt(const OpDesc &Op, size_t I) {
+  auto S = concreteAt(Op, I);
+  if (!S)
+    return S.takeError();
+  return prodOfLiteral(*S);
+}
+
+/// literal_eval(Concrete[I]): the output_mask argument.
+static llvm::Expected<PyValue> literalAt(const OpDesc &Op, size_t I) {
+  auto S = concreteAt(Op, I);
+  if (!S)
+    return S.takeError();
+  return parsePyLiteral(*S);
+}
+
 static NormKind kindOf(llvm::StringRef Name) {
   if (Name.contains("batch_norm"))
     return NormKind::Batch;
@@ -156,17 +172,19 @@ llvm::Expected<PerfModelResult> pm::buildNorm(const OpDesc &Op) {
   };
 
   if (!Bwd) {
+    // Every forward class reads its channels, then is_affine from Dims[2].
+    bool ShapeChannels = Kind == NormKind::Layer || Kind == NormKind::Rms;
+    auto C = ShapeChannels ? prodAt(Op, 1) : opChannels();
+    if (!C)
+      return C.takeError();
+    P.NumChannels = PyValue::integer(*C);
+    auto A = need(2);
+    if (!A)
+      return A.takeError();
+    P.IsAffine = *A;
     switch (Kind) {
     case NormKind::Batch:
     case NormKind::Instance: {
-      auto C = opChannels();
-      if (!C)
-        return C.takeError();
-      P.NumChannels = PyValue::integer(*C);
-      auto A = need(2);
-      if (!A)
-        return A.takeError();
-      P.IsAffine = *A;
       P.HasBias = true;
       auto Tr = concreteAt(Op, 5);
       if (!Tr)
@@ -175,53 +193,21 @@ llvm::Expected<PerfModelResult> pm::buildNorm(const OpDesc &Op) {
       break;
     }
     case NormKind::Layer: {
-      auto C1 = concreteAt(Op, 1);
-      if (!C1)
-        return C1.takeError();
-      auto C = prodOfLiteral(*C1);
-      if (!C)
-        return C.takeError();
-      P.NumChannels = PyValue::integer(*C);
-      auto A = need(2);
-      if (!A)
-        return A.takeError();
       auto B = need(3);
       if (!B)
         return B.takeError();
-      P.IsAffine = *A;
       P.HasBias = *B;
       P.IsTraining = true;
       break;
     }
-    case NormKind::Group: {
-      auto C = opChannels();
-      if (!C)
-        return C.takeError();
-      P.NumChannels = PyValue::integer(*C);
-      auto A = need(2);
-      if (!A)
-        return A.takeError();
-      P.IsAffine = *A;
+    case NormKind::Group:
       P.HasBias = true;
       P.IsTraining = true;
       break;
-    }
-    case NormKind::Rms: {
-      auto C1 = concreteAt(Op, 1);
-      if (!C1)
-        return C1.takeError();
-      auto C = prodOfLiteral(*C1);
-      if (!C)
-        return C.takeError();
-      P.NumChannels = PyValue::integer(*C);
-      auto A = need(2);
-      if (!A)
-        return A.takeError();
-      P.IsAffine = *A;
+    case NormKind::Rms:
       P.HasBias = false;
       P.IsTraining = false;
       break;
-    }
     }
   } else {
     switch (Kind) {
@@ -254,17 +240,11 @@ llvm::Expected<PerfModelResult> pm::buildNorm(const OpDesc &Op) {
     case NormKind::Layer:
     case NormKind::Rms: {
       bool Rms = Kind == NormKind::Rms;
-      auto C2 = concreteAt(Op, 2);
-      if (!C2)
-        return C2.takeError();
-      auto C = prodOfLiteral(*C2);
+      auto C = prodAt(Op, 2);
       if (!C)
         return C.takeError();
       P.NumChannels = PyValue::integer(*C);
-      auto MS = concreteAt(Op, Rms ? 5 : 7);
-      if (!MS)
-        return MS.takeError();
-      auto M = parsePyLiteral(*MS);
+      auto M = literalAt(Op, Rms ? 5 : 7);
       if (!M)
         return M.takeError();
       P.Mask = *M;
@@ -301,10 +281,7 @@ llvm::Expected<PerfModelResult> pm::buildNorm(const OpDesc &Op) {
       P.IsAffine = *A;
       P.HasBias = true;
       P.IsTraining = true;
-      auto MS = concreteAt(Op, 9);
-      if (!MS)
-        return MS.takeError();
-      auto M = parsePyLiteral(*MS);
+      auto M = literalAt(Op, 9);
       if (!M)
         return M.takeError();
       P.Mask = *M;
