@@ -62,12 +62,10 @@ static bool npLess(double A, double B) {
 static void aheapsort(const double *V, size_t *Tosort, ptrdiff_t N) {
   // numpy uses 1-based indexing on a shifted pointer.
   size_t *A = Tosort - 1;
-  ptrdiff_t I, J, L;
-  size_t Tmp;
-  for (L = N >> 1; L > 0; --L) {
-    Tmp = A[L];
-    for (I = L, J = L << 1; J <= N;) {
-      if (J < N && npLess(V[A[J]], V[A[J + 1]]))
+  // Sift Tmp down from slot I of the heap A[1..End].
+  auto siftDown = [&](size_t Tmp, ptrdiff_t I, ptrdiff_t End) {
+    for (ptrdiff_t J = I << 1; J <= End;) {
+      if (J < End && npLess(V[A[J]], V[A[J + 1]]))
         J += 1;
       if (npLess(V[Tmp], V[A[J]])) {
         A[I] = A[J];
@@ -78,23 +76,14 @@ static void aheapsort(const double *V, size_t *Tosort, ptrdiff_t N) {
       }
     }
     A[I] = Tmp;
-  }
+  };
+  for (ptrdiff_t L = N >> 1; L > 0; --L)
+    siftDown(A[L], L, N);
   for (; N > 1;) {
-    Tmp = A[N];
+    size_t Tmp = A[N];
     A[N] = A[1];
     N -= 1;
-    for (I = 1, J = 2; J <= N;) {
-      if (J < N && npLess(V[A[J]], V[A[J + 1]]))
-        J++;
-      if (npLess(V[Tmp], V[A[J]])) {
-        A[I] = A[J];
-        I = J;
-        J += J;
-      } else {
-        break;
-      }
-    }
-    A[I] = Tmp;
+    siftDown(Tmp, 1, N);
   }
 }
 
