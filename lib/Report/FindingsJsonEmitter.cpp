@@ -100,15 +100,9 @@ void writeFinding(json::OStream &J, const Finding &F, const PItem *P) {
       if (P && P->scored()) {
         // The ranking score (percent of E2E), as the report prints it.
         J.attributeObject("score", [&] {
-          J.attributeBegin("low");
-          jsonOptNum(J, P->Low);
-          J.attributeEnd();
-          J.attributeBegin("mid");
-          jsonOptNum(J, P->Mid);
-          J.attributeEnd();
-          J.attributeBegin("high");
-          jsonOptNum(J, P->High);
-          J.attributeEnd();
+          jsonOptNumAttr(J, "low", P->Low);
+          jsonOptNumAttr(J, "mid", P->Mid);
+          jsonOptNumAttr(J, "high", P->High);
           J.attribute("estimate_method", P->EstimateMethod);
         });
       }

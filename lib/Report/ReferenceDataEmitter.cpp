@@ -163,20 +163,12 @@ Error ReferenceDataEmitter::writePriorityData(const ReportContext &Ctx,
             J.attribute("rank", static_cast<int64_t>(P.Rank));
             J.attribute("category", P.Category);
             J.attribute("display_name", P.DisplayName);
-            J.attributeBegin("impact_score");
-            jsonOptNum(J, P.Mid);
-            J.attributeEnd();
+            jsonOptNumAttr(J, "impact_score", P.Mid);
             if (P.Source == "findings_rollup") {
-              J.attributeBegin("impact_score_low");
-              jsonOptNum(J, P.Low);
-              J.attributeEnd();
-              J.attributeBegin("impact_score_high");
-              jsonOptNum(J, P.High);
-              J.attributeEnd();
+              jsonOptNumAttr(J, "impact_score_low", P.Low);
+              jsonOptNumAttr(J, "impact_score_high", P.High);
             } else {
-              J.attributeBegin("gpu_kernel_time_ms");
-              jsonOptNum(J, P.GpuKernelTimeMs);
-              J.attributeEnd();
+              jsonOptNumAttr(J, "gpu_kernel_time_ms", P.GpuKernelTimeMs);
             }
             J.attribute("source", P.Source);
           });
@@ -211,15 +203,9 @@ Error ReferenceDataEmitter::writePriorityData(const ReportContext &Ctx,
             std::string Bucket = stringMetric(F, "eff_bucket");
             J.attribute("eff_bucket", Bucket.empty() ? "unknown" : Bucket);
             J.attribute("estimate_method", P.EstimateMethod);
-            J.attributeBegin("impact_score");
-            jsonOptNum(J, P.Mid);
-            J.attributeEnd();
-            J.attributeBegin("impact_score_low");
-            jsonOptNum(J, P.Low);
-            J.attributeEnd();
-            J.attributeBegin("impact_score_high");
-            jsonOptNum(J, P.High);
-            J.attributeEnd();
+            jsonOptNumAttr(J, "impact_score", P.Mid);
+            jsonOptNumAttr(J, "impact_score_low", P.Low);
+            jsonOptNumAttr(J, "impact_score_high", P.High);
             auto Pct = numericMetric(F, "percent_of_total");
             if (Pct && P.isHeuristic()) {
               jsonNumAttr(J, "percent_of_total", *Pct);

@@ -30,6 +30,12 @@ void jsonOptNum(json::OStream &J, std::optional<double> V) {
     J.value(nullptr);
 }
 
+void jsonOptNumAttr(json::OStream &J, StringRef Key, std::optional<double> V) {
+  J.attributeBegin(Key);
+  jsonOptNum(J, V);
+  J.attributeEnd();
+}
+
 void jsonOptString(json::OStream &J, StringRef V) {
   if (V.empty())
     J.value(nullptr);

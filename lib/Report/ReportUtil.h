@@ -25,6 +25,9 @@ void jsonNum(llvm::json::OStream &J, double V);
 /// Integral values as integers (arch peaks), others as floats.
 void jsonNumOrInt(llvm::json::OStream &J, double V);
 void jsonOptNum(llvm::json::OStream &J, std::optional<double> V);
+/// `"Key": V` with V as jsonOptNum writes it (null when absent).
+void jsonOptNumAttr(llvm::json::OStream &J, llvm::StringRef Key,
+                    std::optional<double> V);
 void jsonOptString(llvm::json::OStream &J, llvm::StringRef V);
 
 /// Members "gpu_utilization": {five keys} of the current object, led by
