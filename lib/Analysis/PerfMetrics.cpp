@@ -75,25 +75,27 @@ OpDesc tl::opDescOf(const Trace &T, EventId E) {
   ArgValue A = T.args(E);
   if (!A || !A.isObject())
     return Op;
-  ArgValue Dims = A.get("Input Dims");
-  for (size_t I = 0, N = Dims.isArray() ? Dims.size() : 0; I < N; ++I)
-    Op.InputDims.push_back(argToPy(Dims[I]));
-  ArgValue Types = A.get("Input type");
-  for (size_t I = 0, N = Types.isArray() ? Types.size() : 0; I < N; ++I)
-    Op.InputTypes.push_back(Types[I].isString() ? Types[I].getString().str()
-                                                : std::string());
-  ArgValue Strides = A.get("Input Strides");
-  for (size_t I = 0, N = Strides.isArray() ? Strides.size() : 0; I < N; ++I)
-    Op.InputStrides.push_back(argToPy(Strides[I]));
-  ArgValue Conc = A.get("Concrete Inputs");
-  for (size_t I = 0, N = Conc.isArray() ? Conc.size() : 0; I < N; ++I)
-    Op.ConcreteInputs.push_back(Conc[I].isString() ? Conc[I].getString().str()
-                                                   : Conc[I].toJson());
+  // Calls Add on each element of args[Key] (none when it is not a list).
+  auto forEach = [&](llvm::StringRef Key, auto Add) {
+    ArgValue L = A.get(Key);
+    for (size_t I = 0, N = L.isArray() ? L.size() : 0; I < N; ++I)
+      Add(L[I]);
+  };
+  auto text = [](ArgValue V) {
+    return V.isString() ? V.getString().str() : V.toJson();
+  };
+  forEach("Input Dims",
+          [&](ArgValue V) { Op.InputDims.push_back(argToPy(V)); });
+  forEach("Input type", [&](ArgValue V) {
+    Op.InputTypes.push_back(V.isString() ? V.getString().str() : std::string());
+  });
+  forEach("Input Strides",
+          [&](ArgValue V) { Op.InputStrides.push_back(argToPy(V)); });
+  forEach("Concrete Inputs",
+          [&](ArgValue V) { Op.ConcreteInputs.push_back(text(V)); });
   if (A.hasKey("Output type")) {
-    ArgValue O = A.get("Output type");
     std::vector<std::string> Out;
-    for (size_t I = 0, N = O.isArray() ? O.size() : 0; I < N; ++I)
-      Out.push_back(O[I].isString() ? O[I].getString().str() : O[I].toJson());
+    forEach("Output type", [&](ArgValue V) { Out.push_back(text(V)); });
     Op.OutputTypes = std::move(Out);
   }
   return Op;
