@@ -756,6 +756,18 @@ private:
         DTypeOpt == DType::FP32 ? "SB" : (DTypeOpt == DType::BF16 ? "BBS_BH"
                                                                   : "HHS_BH"));
   }
+  /// The launch of an M x N x K GEMM kernel; Kernel must outlive it.
+  Launch gemmLaunch(std::string_view Kernel, int64_t M, int64_t N, int64_t K) {
+    Launch L;
+    L.Api = Cuda ? "cudaLaunchKernelExC" : "hipExtModuleLaunchKernel";
+    L.Cbid = Cuda ? 430 : 65;
+    L.Kernel = Kernel;
+    L.GpuDurNs = gemmNs(M, N, K);
+    L.Grid[0] = Cuda ? device().NumSms : (M + 127) / 128 * ((N + 127) / 128);
+    L.Block[0] = Cuda ? 384 : 256;
+    L.Regs = 168;
+    return L;
+  }
   std::string elemKernel(const char *Functor, int Arity) {
     std::string_view T = Ty;
     return fmt::format("void at::native::vectorized_elementwise_kernel<4, "
@@ -796,14 +808,7 @@ private:
     if (Training)
       FwdOps.push_back({SeqN, Bias ? 6 : 0, M, OutF, In});
     std::string K = gemmKernel(true);
-    Launch L;
-    L.Api = Cuda ? "cudaLaunchKernelExC" : "hipExtModuleLaunchKernel";
-    L.Cbid = Cuda ? 430 : 65;
-    L.Kernel = K;
-    L.GpuDurNs = gemmNs(M, OutF, In);
-    L.Grid[0] = Cuda ? device().NumSms : (M + 127) / 128 * ((OutF + 127) / 128);
-    L.Block[0] = Cuda ? 384 : 256;
-    L.Regs = 168;
+    Launch L = gemmLaunch(K, M, OutF, In);
     L.Smem = Cuda ? 231424 : 0;
     if (Bias) {
       size_t Op = openOp("aten::addmm",
@@ -1161,15 +1166,7 @@ private:
           size_t Op = openOp("aten::mm", {Input::tensor({M, Kk}, Ty),
                                           Input::tensor({Kk, Nn}, Ty)});
           std::string K = gemmKernel(J == 0);
-          Launch L;
-          L.Api = Cuda ? "cudaLaunchKernelExC" : "hipExtModuleLaunchKernel";
-          L.Cbid = Cuda ? 430 : 65;
-          L.Kernel = K;
-          L.GpuDurNs = gemmNs(M, Nn, Kk);
-          L.Grid[0] = Cuda ? device().NumSms : (M + 127) / 128 * ((Nn + 127) / 128);
-          L.Block[0] = Cuda ? 384 : 256;
-          L.Regs = 168;
-          launch(L);
+          launch(gemmLaunch(K, M, Nn, Kk));
           closeOp(Op);
         }
         Pending += F.N * F.K;
