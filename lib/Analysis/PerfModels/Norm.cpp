@@ -170,10 +170,9 @@ llvm::Expected<PerfModelResult> pm::buildNorm(const OpDesc &Op) {
       return err(Name + ": input rank below 2");
     return P.OpShape[1];
   };
-
-  if (!Bwd) {
-    // Every forward class reads its channels, then is_affine from Dims[2].
-    bool ShapeChannels = Kind == NormKind::Layer || Kind == NormKind::Rms;
+  // num_channels (op_shape[1], or prod(Concrete[1]) when ShapeChannels),
+  // then is_affine from Dims[2].
+  auto channelsAndAffine = [&](bool ShapeChannels) -> llvm::Error {
     auto C = ShapeChannels ? prodAt(Op, 1) : opChannels();
     if (!C)
       return C.takeError();
@@ -182,6 +181,14 @@ llvm::Expected<PerfModelResult> pm::buildNorm(const OpDesc &Op) {
     if (!A)
       return A.takeError();
     P.IsAffine = *A;
+    return llvm::Error::success();
+  };
+
+  if (!Bwd) {
+    // Every forward class reads its channels, then is_affine from Dims[2].
+    if (auto E =
+            channelsAndAffine(Kind == NormKind::Layer || Kind == NormKind::Rms))
+      return E;
     switch (Kind) {
     case NormKind::Batch:
     case NormKind::Instance: {
@@ -212,14 +219,8 @@ llvm::Expected<PerfModelResult> pm::buildNorm(const OpDesc &Op) {
   } else {
     switch (Kind) {
     case NormKind::Batch: {
-      auto C = opChannels();
-      if (!C)
-        return C.takeError();
-      P.NumChannels = PyValue::integer(*C);
-      auto A = need(2);
-      if (!A)
-        return A.takeError();
-      P.IsAffine = *A;
+      if (auto E = channelsAndAffine(/*ShapeChannels=*/false))
+        return E;
       P.HasBias = true;
       if (CudnnMiopen) {
         P.IsTraining = false;
