@@ -29,9 +29,7 @@ public:
   AnalyzerHooks hooks() const {
     AnalyzerHooks H;
     H.ExtraFields = {"Input Dims", "Input type", "FLOPS/Byte"};
-    H.Specific = [](const CategoryResult &R, llvm::ArrayRef<RowView>) {
-      return peakItems(R.In->peaks(), /*WithMaf=*/false);
-    };
+    H.Specific = peaksOnly(/*WithMaf=*/false);
     unsigned Launch = launchCount;
     H.Resolve = [Launch](const CategoryResult &R, const CategoryFinding &F) {
       if (!F.Quantified || F.BoundType != "memory")

@@ -26,9 +26,7 @@ public:
   AnalyzerHooks hooks() const {
     AnalyzerHooks H;
     H.ExtraFields = {"Input Dims", "Input type"};
-    H.Specific = [](const CategoryResult &R, llvm::ArrayRef<RowView>) {
-      return peakItems(R.In->peaks(), /*WithMaf=*/true);
-    };
+    H.Specific = peaksOnly(/*WithMaf=*/true);
     H.Resolve = [](const CategoryResult &R, const CategoryFinding &F) {
       if (!F.Quantified)
         return defaultResolution(R, F);

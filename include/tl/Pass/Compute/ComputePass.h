@@ -56,6 +56,13 @@ public:
 std::vector<std::pair<std::string, PyValue>> peakItems(const Peaks &P,
                                                        bool WithMaf);
 
+/// A Specific hook whose category_specific is the peak items alone.
+inline decltype(AnalyzerHooks::Specific) peaksOnly(bool WithMaf) {
+  return [WithMaf](const CategoryResult &R, llvm::ArrayRef<RowView>) {
+    return peakItems(R.In->peaks(), WithMaf);
+  };
+}
+
 } // namespace tl::compute
 
 #endif // TL_PASS_COMPUTE_COMPUTEPASS_H
