@@ -248,21 +248,33 @@ private:
     return true;
   }
 
+  /// The error for a value of the wrong kind where mode M expects one.
+  bool wrongKind() {
+    switch (M) {
+    case Mode::Root:
+      return fail("expected a JSON object at the top level");
+    case Mode::EventsOpen:
+      return fail("expected an array for \"traceEvents\"");
+    case Mode::InEvents:
+      return fail("expected an object for each entry of \"traceEvents\"");
+    default:
+      return fail("unexpected value");
+    }
+  }
+
   bool scalar(const Scalar &V) {
     if (!tick())
       return false;
     switch (M) {
     case Mode::Root:
-      return fail("expected a JSON object at the top level");
+    case Mode::EventsOpen:
+    case Mode::InEvents:
+      return wrongKind();
     case Mode::TopValue:
       addTo(TopB, S.Strings, V);
       if (TopB.depth() == 1)
         M = Mode::TopKey;
       return true;
-    case Mode::EventsOpen:
-      return fail("expected an array for \"traceEvents\"");
-    case Mode::InEvents:
-      return fail("expected an object for each entry of \"traceEvents\"");
     case Mode::EvField:
       M = Mode::EvKey;
       return setField(V);
@@ -288,7 +300,7 @@ private:
     switch (M) {
     case Mode::Root:
       if (!IsObject)
-        return fail("expected a JSON object at the top level");
+        return wrongKind();
       TopB.startContainer(true);
       M = Mode::TopKey;
       return true;
@@ -297,12 +309,12 @@ private:
       return true;
     case Mode::EventsOpen:
       if (IsObject)
-        return fail("expected an array for \"traceEvents\"");
+        return wrongKind();
       M = Mode::InEvents;
       return true;
     case Mode::InEvents:
       if (!IsObject)
-        return fail("expected an object for each entry of \"traceEvents\"");
+        return wrongKind();
       beginEvent();
       M = Mode::EvKey;
       return true;
