@@ -65,20 +65,8 @@ std::vector<RawRow> evaluate(const Trace &T, llvm::ArrayRef<EventId> Events,
     RawRow R;
     R.E = E;
     R.Params = P->Model.Params;
-    const PerfMetrics &M = P->Metrics;
-    R.Gflops = M.GFLOPS;
-    R.DataMB = M.DataMovedMB;
-    R.FpB = M.FlopsPerByte;
-    R.TBs = M.TBs;
-    R.TFs = M.TFLOPSs;
-    R.Spec = M.ComputeSpec;
-    R.HasRoof = M.HasRoofline;
-    if (M.HasRoofline) {
-      R.RoofT = M.RooflineTimeUs;
-      R.RoofB = M.RooflineBound;
-      R.PctRoof = M.PctRoofline;
-    }
-    R.KernelTime = P->KernelTimeUs;
+    copyPerfColumns(R, *P);
+    R.HasRoof = P->Metrics.HasRoofline;
     R.Kernels = kernelDetailsOf(T, P->Kernels);
     Rows.push_back(std::move(R));
   }

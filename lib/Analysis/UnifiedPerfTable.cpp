@@ -336,19 +336,7 @@ UnifiedPerfTable::UnifiedPerfTable(const Trace &T, AnalysisManager &AM) {
     R.GpuEvents.assign(T.subtreeGpuEvents(E).begin(),
                        T.subtreeGpuEvents(E).end());
     auto Fill = [&](const OpPerf &P) {
-      const PerfMetrics &M = P.Metrics;
-      R.Gflops = M.GFLOPS;
-      R.DataMB = M.DataMovedMB;
-      R.FpB = M.FlopsPerByte;
-      R.TBs = M.TBs;
-      R.TFs = M.TFLOPSs;
-      R.Spec = M.ComputeSpec;
-      if (M.HasRoofline) {
-        R.RoofT = M.RooflineTimeUs;
-        R.RoofB = M.RooflineBound;
-        R.PctRoof = M.PctRoofline;
-      }
-      R.KernelTime = P.KernelTimeUs;
+      copyPerfColumns(R, P);
       if (!P.Model.Params.empty()) {
         std::vector<std::pair<std::string, std::string>> PP;
         for (const auto &KV : P.Model.Params)

@@ -47,6 +47,24 @@ struct OpPerf {
   std::vector<EventId> Kernels;
 };
 
+/// Copy the §5.1 columns of P into a table row (perf sheets and the unified
+/// table keep their own row types with these field names).
+template <typename Row> void copyPerfColumns(Row &R, const OpPerf &P) {
+  const PerfMetrics &M = P.Metrics;
+  R.Gflops = M.GFLOPS;
+  R.DataMB = M.DataMovedMB;
+  R.FpB = M.FlopsPerByte;
+  R.TBs = M.TBs;
+  R.TFs = M.TFLOPSs;
+  R.Spec = M.ComputeSpec;
+  if (M.HasRoofline) {
+    R.RoofT = M.RooflineTimeUs;
+    R.RoofB = M.RooflineBound;
+    R.PctRoof = M.PctRoofline;
+  }
+  R.KernelTime = P.KernelTimeUs;
+}
+
 /// §5.1 metrics(E, Bwd). Errors: the model cannot be built (no model,
 /// parameter extraction failed) or NotImplementedError (no backward).
 /// The kernel set is still returned through KernelsOut when non-null.
