@@ -62,7 +62,8 @@ namespace {
 /// the stream is aborted and the parser sees the end of input.
 class ParserStackAllocator {
 public:
-  static const bool kNeedFree = true;
+  // Part of RapidJSON's Allocator concept (read by its templates only).
+  [[maybe_unused]] static const bool kNeedFree = true;
   // RapidJSON needs a default constructor; it is never used since the
   // reader is always given this allocator.
   ParserStackAllocator() = default;
