@@ -15,9 +15,11 @@ CMAKE_FLAGS ?=
 SAMPLE := samples/sample_cuda.json.gz
 DEMO_OUT := $(BUILD)/demo
 
-# Sanitizer builds: -O1 with line tables compiles much faster than -O2 -g and
-# still gives symbolized stacks.
-SAN_CMAKE := -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS_RELEASE='-O1 -g1 -DNDEBUG'
+# Sanitizer builds use clang-19 at -O1 with line tables only: symbolized
+# stacks, and ~40% less compile CPU than GCC 12 with the same sanitizers
+# (measured on lib/Analysis/WorkloadInfo.cpp: 6.8 s vs 11.1 s user).
+SAN_CC := CC=clang-19 CXX=clang++-19
+SAN_CMAKE := -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS_RELEASE='-O1 -gline-tables-only -DNDEBUG'
 ASAN_BUILD ?= build-asan
 TSAN_BUILD ?= build-tsan
 FUZZ_BUILD ?= build-fuzz
@@ -50,18 +52,22 @@ check: build
 # ASan+UBSan: the whole lit and unit suite (conformance included when the
 # shared traces are present). Leaks are reported too.
 check-asan: deps
-	cmake -S . -B $(ASAN_BUILD) -G Ninja -DTL_SANITIZER='address;undefined' $(SAN_CMAKE) $(CMAKE_FLAGS)
+	$(SAN_CC) cmake -S . -B $(ASAN_BUILD) -G Ninja -DTL_SANITIZER='address;undefined' $(SAN_CMAKE) $(CMAKE_FLAGS)
 	cmake --build $(ASAN_BUILD) -j $(JOBS) --target tl-test-depends
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
 	  bash scripts/check.sh $(ASAN_BUILD)
 
-# TSan: only what runs passes and analyses in parallel (PassTests, the
-# driver with its test plugins, test/Pass) with 4 threads.
+# TSan: only what runs passes and analyses in parallel, with 4 threads:
+# PassTests (pass manager, analysis manager), the driver with its test
+# plugins (test/Pass), and the full built-in pipeline over a real trace
+# (Conformance/threads-full-pipeline.test, when the shared traces are there).
+TSAN_FILTER := Pass|AnalysisManager|threads-full-pipeline
 check-tsan: deps
-	cmake -S . -B $(TSAN_BUILD) -G Ninja -DTL_SANITIZER=thread $(SAN_CMAKE) $(CMAKE_FLAGS)
+	$(SAN_CC) cmake -S . -B $(TSAN_BUILD) -G Ninja -DTL_SANITIZER=thread $(SAN_CMAKE) $(CMAKE_FLAGS)
 	cmake --build $(TSAN_BUILD) -j $(JOBS) --target tl-tsan-depends
 	TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
-	  $(LIT) -sv --no-progress-bar $(TSAN_BUILD)/test/Pass $(TSAN_BUILD)/test/Unit --filter='Pass|AnalysisManager'
+	  $(LIT) -sv --no-progress-bar $(TSAN_BUILD)/test/Pass $(TSAN_BUILD)/test/Unit \
+	  $(TSAN_BUILD)/test/Conformance/threads-full-pipeline.test --filter='$(TSAN_FILTER)'
 
 # libFuzzer (clang-19): regression inputs must pass, then a bounded run over
 # a scratch copy of the seed corpus. Crashes land in $(FUZZ_BUILD)/artifacts;
