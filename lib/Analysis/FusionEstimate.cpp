@@ -6,6 +6,7 @@
 #include "tl/Analysis/FusionEstimate.h"
 
 #include "tl/Analysis/AnalysisManager.h"
+#include "tl/Analysis/Compare/ComparativeFusion.h"
 #include "tl/Analysis/GpuTimeline.h"
 #include "tl/Support/PyFormat.h"
 
@@ -50,6 +51,16 @@ struct EKernel {
 
 std::string confidenceOf(const FusionCandidate &C,
                          llvm::ArrayRef<EKernel> Ks) {
+  std::vector<bool> IsMatrix;
+  for (const EKernel &K : Ks)
+    IsMatrix.push_back(K.matrix());
+  return fusionConfidence(C, IsMatrix);
+}
+
+} // namespace
+
+std::string tl::fusionConfidence(const FusionCandidate &C,
+                                 const std::vector<bool> &IsMatrix) {
   std::string Base = StringRef(C.BaseName).lower(),
               Mod = StringRef(C.ModuleName).lower();
   static const std::vector<std::vector<StringRef>> Hints = {
@@ -66,9 +77,9 @@ std::string confidenceOf(const FusionCandidate &C,
   });
   unsigned Mat = 0, NonMat = 0;
   bool Softmax = false, Rsqrt = false, Neg = false, Cat = false;
-  for (const EKernel &K : Ks) {
-    (K.matrix() ? Mat : NonMat) += 1;
-    std::string L = StringRef(K.K->Name).lower();
+  for (size_t I = 0; I < C.Kernels.size(); ++I) {
+    (I < IsMatrix.size() && IsMatrix[I] ? Mat : NonMat) += 1;
+    std::string L = StringRef(C.Kernels[I].Name).lower();
     StringRef N(L);
     Softmax |= N.contains("softmax");
     Rsqrt |= N.contains("rsqrt");
@@ -76,11 +87,9 @@ std::string confidenceOf(const FusionCandidate &C,
     Cat |= N.contains("catarray") || N.contains("cat_");
   }
   bool CompSig = (Mat >= 2 && Softmax) || Rsqrt || (Mat >= 2 && NonMat >= 1) ||
-                 (Neg && Cat) || (Mat == 0 && Ks.size() >= 3);
+                 (Neg && Cat) || (Mat == 0 && C.Kernels.size() >= 3);
   return NameSig && CompSig ? "high" : (NameSig || CompSig) ? "medium" : "low";
 }
-
-} // namespace
 
 double tl::roofLineSavingsUs(llvm::ArrayRef<RooflineKernel> G,
                              const FusionParams &P) {
@@ -278,9 +287,16 @@ FusionParams tl::defaultFusionParams(AnalysisManager &AM) {
 }
 
 FusionKernelMap::FusionKernelMap(const Trace &, AnalysisManager &AM) {
-  const FusionCandidates &C = AM.get<FusionCandidates>();
-  FusionResult R =
-      estimateFusion(C.candidates(), C.perfLookup(), defaultFusionParams(AM));
+  FusionResult R;
+  if (AM.options().Reference) { // comparative scope (§6.10)
+    R = estimateComparativeFusion(
+        AM.get<ComparativeFusionCandidates>().candidates(),
+        defaultFusionParams(AM));
+  } else {
+    const FusionCandidates &C = AM.get<FusionCandidates>();
+    R = estimateFusion(C.candidates(), C.perfLookup(),
+                       defaultFusionParams(AM));
+  }
   for (auto &[K, Op] : R.HighConfidenceMap)
     Map[K] = Op;
   Entries = std::move(R.HighConfidenceMap);

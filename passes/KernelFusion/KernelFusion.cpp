@@ -3,11 +3,14 @@
 // System tier, experimental (tracelens-analysis §3.5, §6.10): writes
 // category_data/fusion_candidates.json and kernel_fusion_metrics.json in
 // the reference schema and one quantified fusion-tier finding per estimate.
+// With --compare both come from the comparative extraction and estimate
+// (LCA-aligned kernel-count deltas, measured savings; ComparativeFusion.h).
 // The high-confidence kernel map compute passes use is the FusionKernelMap
 // analysis (default options), not this pass's output.
 //
 //===----------------------------------------------------------------------===//
 #include "tl/Analysis/AnalysisManager.h"
+#include "tl/Analysis/Compare/ComparativeFusion.h"
 #include "tl/Analysis/FusionCandidates.h"
 #include "tl/Analysis/FusionEstimate.h"
 #include "tl/IR/Trace.h"
@@ -73,17 +76,29 @@ public:
 
   llvm::Error run(const Trace &T, AnalysisManager &AM,
                   FindingSink &Sink) override {
-    const FusionCandidates &FC = AM.get<FusionCandidates>();
-    Sink.artifact("category_data/fusion_candidates.json", FC.toJson());
-    if (FC.candidates().empty())
-      return llvm::Error::success(); // the reference skips the analyzer
     FusionParams P = defaultFusionParams(AM);
     P.MaxKernels = maxKernels;
     P.MinImpactPct = minImpactPct;
     P.OverlapEfficiency = overlapEfficiency;
     P.MinSavingsMs = minSavingsMs;
     P.BytesPerMB = mbBytes;
-    FusionResult R = estimateFusion(FC.candidates(), FC.perfLookup(), P);
+    FusionResult R;
+    // With --compare: LCA-aligned candidates and measured savings
+    // (docs/Comparative.md).
+    bool Comparative = AM.options().Reference != nullptr;
+    if (Comparative) {
+      const auto &CF = AM.get<ComparativeFusionCandidates>();
+      Sink.artifact("category_data/fusion_candidates.json", CF.toJson());
+      if (CF.candidates().empty())
+        return llvm::Error::success(); // the reference skips the analyzer
+      R = estimateComparativeFusion(CF.candidates(), P);
+    } else {
+      const FusionCandidates &FC = AM.get<FusionCandidates>();
+      Sink.artifact("category_data/fusion_candidates.json", FC.toJson());
+      if (FC.candidates().empty())
+        return llvm::Error::success(); // the reference skips the analyzer
+      R = estimateFusion(FC.candidates(), FC.perfLookup(), P);
+    }
 
     std::string Json;
     llvm::raw_string_ostream OS(Json);
@@ -129,6 +144,9 @@ public:
               J.attribute("kernel_count", static_cast<int64_t>(E.KernelCount));
               J.attribute("modeled_kernel_count",
                           static_cast<int64_t>(E.ModeledKernelCount));
+              if (E.DeltaKernelCount)
+                J.attribute("delta_kernel_count",
+                            static_cast<int64_t>(*E.DeltaKernelCount));
               J.attribute("confidence", E.Confidence);
               J.attributeArray("affected_gpu_kernels", [&] {
                 for (const std::string &K : E.Kernels)
@@ -188,7 +206,8 @@ public:
               .metric("confidence", E.Confidence)
               .metric("estimation", E.Estimation)
               .evidence(std::move(K))
-              .impact(E.ImpactLow, E.ImpactMid, E.ImpactHigh, "roofline")
+              .impact(E.ImpactLow, E.ImpactMid, E.ImpactHigh,
+                      Comparative ? "measured gap to reference" : "roofline")
               .severity(E.ImpactMid > 5 ? Severity::High : Severity::Medium)
               .op(E.Operation)
               .action(Action)

@@ -47,6 +47,8 @@ struct FusionEstimate {
   double TimeMs = 0, SavingsMs = 0;
   uint64_t InstanceCount = 0;
   size_t KernelCount = 0, ModeledKernelCount = 0;
+  /// Comparative estimates: trace-1 minus trace-2 kernel count.
+  std::optional<size_t> DeltaKernelCount;
   std::vector<std::string> Kernels;
   std::string Warning;
   /// The candidate it came from.
@@ -68,6 +70,12 @@ struct FusionResult {
 FusionResult estimateFusion(llvm::ArrayRef<FusionCandidate> Cands,
                             const KernelPerfLookup &Lookup,
                             const FusionParams &P);
+
+/// §6.10 confidence ("high", "medium", "low") from name hints in the base
+/// or module name and the kernel composition; IsMatrix[i] classifies
+/// C.Kernels[i].
+std::string fusionConfidence(const FusionCandidate &C,
+                             const std::vector<bool> &IsMatrix);
 
 /// Sub-group savings of §6.10 step 6 (exposed for unit tests): kernels with
 /// (dur, matrix?, has perf data, data in/out MB, gflops).

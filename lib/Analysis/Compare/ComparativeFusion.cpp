@@ -1,0 +1,366 @@
+//===- ComparativeFusion.cpp - Fusion candidates against a reference ------===//
+//
+// Spec tracelens-analysis §3.5 "Comparative extraction" and §6.10
+// "Comparative estimate". The reference reads diff_stats.csv; we read the
+// same data from TraceDiff (a GPU event of trace 1 is in diff_stats with an
+// LCA iff TraceDiff::groupOf finds its group). Where the reference iterates
+// a Python set (trace-2 kernels, §13 item 13) we use first-matched order.
+//
+//===----------------------------------------------------------------------===//
+#include "tl/Analysis/Compare/ComparativeFusion.h"
+
+#include "tl/Analysis/AnalysisManager.h"
+#include "tl/Analysis/Compare/TraceDiff.h"
+#include "tl/Analysis/KernelClassifier.h"
+#include "tl/Support/NumberFormat.h"
+#include "tl/Support/PyFormat.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <map>
+#include <tuple>
+
+using namespace tl;
+using llvm::StringRef;
+
+namespace {
+
+constexpr StringRef Excluded[] = {"nccl", "rccl", "memcpy", "memset"};
+constexpr StringRef AlreadyFused[] = {
+    "attn_fwd",        "attn_bwd",        "fmha",      "unified_attention",
+    "paged_attention", "flash_attn",      "flash_fwd", "silu_and_mul"};
+constexpr StringRef LayoutTransforms[] = {"batched_transpose", "nchw2nhwc",
+                                          "nhwc2nchw", "transpose_nchw",
+                                          "transpose_cnhw"};
+// Case-A gates (§3.5).
+constexpr size_t MaxDelta = 15, MaxKernels1 = 30;
+
+bool containsAny(StringRef Name, llvm::ArrayRef<StringRef> Ms) {
+  std::string L = Name.lower();
+  return llvm::any_of(Ms,
+                      [&](StringRef M) { return StringRef(L).contains(M); });
+}
+
+/// parent_chain entry (§3.5): module name without `nn.Module: `, else the
+/// part after the last `/`.
+std::string cleanChainName(StringRef N) {
+  if (N.consume_front("nn.Module: "))
+    return N.str();
+  size_t P = N.rfind('/');
+  return (P == StringRef::npos ? N : N.drop_front(P + 1)).str();
+}
+
+bool isContainerSkip(EventKind K) {
+  return K == EventKind::Kernel || K == EventKind::Memcpy ||
+         K == EventKind::Memset || isRuntimeKind(K);
+}
+
+bool isMatrixType(StringRef Type) {
+  std::string Up = Type.upper();
+  return StringRef(Up).contains("GEMM") || StringRef(Up).contains("CONV");
+}
+
+FusionKernel kernelOf(const Trace &T, EventId G) {
+  FusionKernel K;
+  K.Name = T.name(G).str();
+  K.Type = classifyKernel(K.Name).KernelType;
+  K.DurUs = T.dur(G);
+  K.Eligible = !containsAny(K.Name, Excluded) &&
+               !containsAny(K.Name, AlreadyFused);
+  K.GpuUid = T.uid(G);
+  return K;
+}
+
+} // namespace
+
+ComparativeFusionCandidates::ComparativeFusionCandidates(const Trace &T,
+                                                         AnalysisManager &AM) {
+  if (!AM.options().Reference)
+    return;
+  const TraceDiff &D = AM.get<TraceDiff>();
+  if (!D.available())
+    return;
+  const Trace &R = *D.reference();
+
+  std::vector<ComparativeFusionCandidate> Found;
+  llvm::StringMap<size_t> Seen; // base name -> index into Found
+  // gpu_events are in file order of their launches (as in the standalone
+  // extraction).
+  auto LaunchUid = [&](EventId G) {
+    EventId L = T.parent(G);
+    return L == NoEvent ? T.uid(G) : T.uid(L);
+  };
+  for (EventId E = 0; E < T.size(); ++E) {
+    EventKind K = T.kind(E);
+    if (isContainerSkip(K) ||
+        (!isHostTreeKind(K) && K != EventKind::UserAnnotation))
+      continue;
+    if (T.isDroppedFromTree(E))
+      continue;
+    llvm::ArrayRef<EventId> Sub = T.subtreeGpuEvents(E);
+    std::vector<EventId> Gpu(Sub.begin(), Sub.end());
+    llvm::sort(Gpu);
+    Gpu.erase(std::unique(Gpu.begin(), Gpu.end()), Gpu.end());
+    if (Gpu.size() < 2)
+      continue;
+    llvm::stable_sort(Gpu, [&](EventId A, EventId B) {
+      return LaunchUid(A) < LaunchUid(B);
+    });
+    // Trace-1 kernels with an LCA, and their LCAs in first-matched order.
+    std::vector<EventId> K1;
+    std::vector<const LcaGroup *> Lcas;
+    for (EventId G : Gpu)
+      if (const LcaGroup *Gr = D.groupOf(G, /*FromReference=*/false)) {
+        K1.push_back(G);
+        if (!llvm::is_contained(Lcas, Gr))
+          Lcas.push_back(Gr);
+      }
+    if (K1.size() < 2)
+      continue;
+    size_t N1 = K1.size(), N2 = 0;
+    for (const LcaGroup *Gr : Lcas)
+      N2 += Gr->Kernels2.size();
+    if (!(N1 > N2 && N1 - N2 <= MaxDelta && N1 <= MaxKernels1 && N2 >= 1))
+      continue;
+    // The surplus: the n1 - n2 shortest trace-1 kernels.
+    std::vector<EventId> ByDur = K1;
+    llvm::stable_sort(ByDur,
+                      [&](EventId A, EventId B) { return T.dur(A) < T.dur(B); });
+    ByDur.resize(N1 - N2);
+    if (llvm::all_of(ByDur,
+                     [&](EventId G) { return containsAny(T.name(G), Excluded); }) ||
+        llvm::all_of(ByDur, [&](EventId G) {
+          return containsAny(T.name(G), LayoutTransforms);
+        }))
+      continue;
+
+    double Sum1 = 0, Sum2 = 0;
+    for (EventId G : K1)
+      Sum1 += T.dur(G);
+    for (const LcaGroup *Gr : Lcas)
+      for (EventId G : Gr->Kernels2)
+        Sum2 += R.dur(G);
+    std::string Base = fusionBaseName(T.name(E));
+    if (auto It = Seen.find(Base); It != Seen.end()) {
+      ComparativeFusionCandidate &C = Found[It->second];
+      ++C.Base.InstanceCount;
+      C.Base.TotalKernelTimeUs += Sum1;
+      C.TotalTime2Us += Sum2;
+      continue;
+    }
+    ComparativeFusionCandidate C;
+    FusionCandidate &B = C.Base;
+    B.ModuleName = T.name(E).str();
+    B.BaseName = Base;
+    for (EventId P = T.parent(E); P != NoEvent; P = T.parent(P))
+      if (!T.name(P).empty())
+        B.ParentChain.push_back(cleanChainName(T.name(P)));
+    for (EventId G : K1) {
+      B.Kernels.push_back(kernelOf(T, G));
+      C.LcaIds1.push_back(D.groupOf(G, false)->Id);
+    }
+    for (const LcaGroup *Gr : Lcas)
+      for (EventId G : Gr->Kernels2)
+        C.Kernels2.push_back(kernelOf(R, G));
+    B.KernelCount = N1;
+    for (const FusionKernel &FK : B.Kernels) {
+      B.EligibleCount += FK.Eligible;
+      B.TypeSignature.push_back(FK.Type);
+      auto It = llvm::find_if(B.TypeSummary,
+                              [&](auto &P) { return P.first == FK.Type; });
+      if (It == B.TypeSummary.end())
+        B.TypeSummary.emplace_back(FK.Type, 1);
+      else
+        ++It->second;
+      B.HasFusedKernel |= containsAny(FK.Name, AlreadyFused);
+    }
+    B.TotalKernelTimeUs = Sum1;
+    C.TotalTime2Us = Sum2;
+    C.N1 = N1;
+    C.N2 = N2;
+    ArgValue Dims = T.args(E).get("Input Dims");
+    if (!Dims.isNull())
+      B.InputDimsJson = Dims.toJson();
+    Seen[Base] = Found.size();
+    Found.push_back(std::move(C));
+  }
+
+  // Keep the ones trace 1 is not faster on; kernel-set dedup on trace 1's
+  // kernel names (score: is an nn.Module, parent-chain length; ties keep
+  // the earlier).
+  std::map<std::vector<std::string>, size_t> BySet;
+  for (ComparativeFusionCandidate &C : Found) {
+    if (C.Base.TotalKernelTimeUs < C.TotalTime2Us || C.Base.Kernels.empty())
+      continue;
+    std::vector<std::string> Key;
+    for (const FusionKernel &K : C.Base.Kernels)
+      Key.push_back(K.Name);
+    auto Score = [](const ComparativeFusionCandidate &X) {
+      return std::make_pair(
+          StringRef(X.Base.ModuleName).starts_with("nn.Module:"),
+          X.Base.ParentChain.size());
+    };
+    auto [It, New] = BySet.try_emplace(Key, Cands.size());
+    if (New)
+      Cands.push_back(std::move(C));
+    else if (Score(C) > Score(Cands[It->second]))
+      Cands[It->second] = std::move(C);
+  }
+  llvm::stable_sort(Cands, [](const ComparativeFusionCandidate &A,
+                              const ComparativeFusionCandidate &B) {
+    return A.Base.TotalKernelTimeUs > B.Base.TotalKernelTimeUs;
+  });
+}
+
+std::string ComparativeFusionCandidates::toJson() const {
+  std::string S;
+  llvm::raw_string_ostream OS(S);
+  llvm::json::OStream J(OS, 2);
+  auto Kernels = [&](llvm::ArrayRef<FusionKernel> Ks,
+                     llvm::ArrayRef<uint32_t> Lca) {
+    J.array([&] {
+      for (size_t I = 0; I < Ks.size(); ++I)
+        J.object([&] {
+          J.attribute("name", Ks[I].Name);
+          J.attribute("type", Ks[I].Type);
+          jsonNumAttr(J, "dur_us", Ks[I].DurUs);
+          if (!Lca.empty()) {
+            J.attribute("lca_id", static_cast<int64_t>(Lca[I]));
+            J.attribute("gpu_op_uid", static_cast<int64_t>(Ks[I].GpuUid));
+          }
+        });
+    });
+  };
+  J.array([&] {
+    for (const ComparativeFusionCandidate &C : Cands) {
+      const FusionCandidate &B = C.Base;
+      J.object([&] {
+        J.attribute("module_name", B.ModuleName);
+        J.attribute("base_name", B.BaseName);
+        J.attributeArray("parent_chain", [&] {
+          for (const std::string &P : B.ParentChain)
+            J.value(P);
+        });
+        J.attribute("instance_count", static_cast<int64_t>(B.InstanceCount));
+        J.attribute("kernel_count_trace1", static_cast<int64_t>(C.N1));
+        J.attribute("kernel_count_trace2", static_cast<int64_t>(C.N2));
+        J.attribute("delta", static_cast<int64_t>(C.N1 - C.N2));
+        J.attributeBegin("kernels_trace1");
+        Kernels(B.Kernels, C.LcaIds1);
+        J.attributeEnd();
+        J.attributeBegin("kernels_trace2");
+        Kernels(C.Kernels2, {});
+        J.attributeEnd();
+        J.attributeArray("kernel_type_signature", [&] {
+          for (const std::string &T : B.TypeSignature)
+            J.value(T);
+        });
+        J.attributeObject("kernel_type_summary", [&] {
+          for (const auto &[T, N] : B.TypeSummary)
+            J.attribute(T, N);
+        });
+        J.attribute("has_fused_kernel", B.HasFusedKernel);
+        jsonNumAttr(J, "total_kernel_time_us_trace1", B.TotalKernelTimeUs);
+        jsonNumAttr(J, "total_kernel_time_us_trace2", C.TotalTime2Us);
+        J.attributeBegin("input_dims");
+        if (B.InputDimsJson.empty())
+          J.value(nullptr);
+        else
+          J.rawValue(B.InputDimsJson);
+        J.attributeEnd();
+      });
+    }
+  });
+  OS << "\n";
+  return S;
+}
+
+FusionResult
+tl::estimateComparativeFusion(llvm::ArrayRef<ComparativeFusionCandidate> Cands,
+                              const FusionParams &P) {
+  FusionResult R;
+  // Pre-filter as in the standalone estimator, on trace 1's counts/times.
+  std::vector<const ComparativeFusionCandidate *> Pre;
+  std::map<std::tuple<uint64_t, size_t, double>, size_t> BySig;
+  for (const ComparativeFusionCandidate &C : Cands) {
+    const FusionCandidate &B = C.Base;
+    if (C.N1 > P.MaxKernels)
+      continue;
+    if (P.BaselineMs > 0 && B.TotalKernelTimeUs < P.BaselineMs * 20)
+      continue;
+    auto Sig = std::make_tuple(B.InstanceCount, C.N1,
+                               pyRound(B.TotalKernelTimeUs, 1));
+    auto [It, New] = BySig.try_emplace(Sig, Pre.size());
+    if (New)
+      Pre.push_back(&C);
+    else if (B.ModuleName.size() < Pre[It->second]->Base.ModuleName.size())
+      Pre[It->second] = &C;
+  }
+  if (Pre.empty()) {
+    R.NoData = true;
+    return R;
+  }
+  R.CandidateCount = Pre.size();
+  for (const ComparativeFusionCandidate *C : Pre)
+    R.TotalTimeMs += C->Base.TotalKernelTimeUs;
+  R.TotalTimeMs /= 1000;
+
+  for (const ComparativeFusionCandidate *C : Pre) {
+    const FusionCandidate &B = C->Base;
+    double GapUs = B.TotalKernelTimeUs - C->TotalTime2Us;
+    if (GapUs <= 0)
+      continue;
+    double SavingsHighMs = GapUs / 1000;
+    if (SavingsHighMs < P.MinSavingsMs)
+      continue;
+    auto Impact = [&](double SavingsMs) {
+      return P.BaselineMs > 0 ? SavingsMs / P.BaselineMs * 100 : 0;
+    };
+    double High = Impact(SavingsHighMs);
+    if (High < P.MinImpactPct)
+      continue;
+    std::vector<bool> IsMatrix;
+    for (const FusionKernel &K : B.Kernels)
+      IsMatrix.push_back(isMatrixType(K.Type));
+    bool AnyMatrix = llvm::is_contained(IsMatrix, true);
+    FusionEstimate E;
+    E.Operation = B.BaseName.empty() ? B.ModuleName : B.BaseName;
+    E.ImpactHigh = pyRound(High, 2);
+    E.ImpactLow = pyRound(Impact(0.75 * SavingsHighMs), 2);
+    E.ImpactMid = pyRound(Impact(0.875 * SavingsHighMs), 2);
+    E.Estimation = "measured";
+    E.BoundType = AnyMatrix ? "compute" : "memory";
+    E.FusionType = AnyMatrix ? "matrix_compute" : "memory_bound";
+    E.TimeMs = pyRound(B.TotalKernelTimeUs / 1000, 3);
+    E.SavingsMs = SavingsHighMs;
+    E.InstanceCount = B.InstanceCount;
+    E.KernelCount = E.ModeledKernelCount = C->N1;
+    E.DeltaKernelCount = C->N1 - C->N2;
+    E.Confidence = fusionConfidence(B, IsMatrix);
+    for (const FusionKernel &K : B.Kernels)
+      E.Kernels.push_back(K.Name);
+    E.Candidate = &B;
+    R.Estimates.push_back(std::move(E));
+  }
+  std::stable_sort(R.Estimates.begin(), R.Estimates.end(),
+                   [](const FusionEstimate &A, const FusionEstimate &B) {
+                     return A.ImpactMid > B.ImpactMid;
+                   });
+  for (const FusionEstimate &E : R.Estimates) {
+    if (E.Confidence != "high")
+      continue;
+    for (const std::string &K : E.Kernels) {
+      auto It = llvm::find_if(R.HighConfidenceMap,
+                              [&](auto &Pr) { return Pr.first == K; });
+      if (It == R.HighConfidenceMap.end())
+        R.HighConfidenceMap.emplace_back(K, E.Operation);
+      else
+        It->second = E.Operation;
+    }
+  }
+  return R;
+}
