@@ -15,6 +15,7 @@
 #include "tl/Analysis/AnalysisManager.h"
 #include "tl/Analysis/GpuTimeline.h"
 #include "tl/Analysis/WorkloadInfo.h"
+#include "tl/Report/CompareEmitters.h"
 #include "tl/Report/ReportEmitters.h"
 #include "tl/Report/ReportModel.h"
 #include "tl/Support/PyFormat.h"
@@ -262,7 +263,7 @@ Error ReferenceDataEmitter::writeManifest(const ReportContext &Ctx,
           J.attributeEnd();
           J.attribute("trace_path", Ctx.TracePath);
           J.attribute("output_dir", Ctx.OutputDir);
-          J.attribute("comparison_scope", "standalone");
+          J.attribute("comparison_scope", comparisonScope(Ctx));
           writeUtilizationJson(J, M.utilization());
           // The members every category entry starts with.
           auto entryHead = [&](StringRef Name, StringRef Display,
@@ -323,6 +324,7 @@ Error ReferenceDataEmitter::writeManifest(const ReportContext &Ctx,
               });
           });
           J.attribute("time_metric_note", ManifestNote);
+          writeTrace2ManifestMembers(J, Ctx); // comparative only (§10.1)
         });
         OS << "\n";
       });

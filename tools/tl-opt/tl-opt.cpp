@@ -573,6 +573,7 @@ int run(int argc, char **argv) {
     if (AOpts.Reference) {
       Emitters.add(createDiffStatsEmitter());
       Emitters.add(createDiffMarkdownEmitter());
+      Emitters.add(createTrace2MetadataEmitter());
       StringRef W = AM.get<TraceDiff>().frameworkWarning();
       if (!W.empty())
         WithColor::warning(errs(), "tl-opt") << TracePath << ": " << W << "\n";

@@ -1,4 +1,4 @@
-//===- ComparativeFusion.cpp - Fusion candidates against a reference ------===//
+//===- ComparativeFusion.cpp - Fusion candidates against a reference -----===//
 //
 // Spec tracelens-analysis §3.5 "Comparative extraction" and §6.10
 // "Comparative estimate". The reference reads diff_stats.csv; we read the
@@ -128,14 +128,16 @@ ComparativeFusionCandidates::ComparativeFusionCandidates(const Trace &T,
       continue;
     // The surplus: the n1 - n2 shortest trace-1 kernels.
     std::vector<EventId> ByDur = K1;
-    llvm::stable_sort(ByDur,
-                      [&](EventId A, EventId B) { return T.dur(A) < T.dur(B); });
+    llvm::stable_sort(ByDur, [&](EventId A, EventId B) {
+      return T.dur(A) < T.dur(B);
+    });
     ByDur.resize(N1 - N2);
-    if (llvm::all_of(ByDur,
-                     [&](EventId G) { return containsAny(T.name(G), Excluded); }) ||
-        llvm::all_of(ByDur, [&](EventId G) {
-          return containsAny(T.name(G), LayoutTransforms);
-        }))
+    auto AllContain = [&](llvm::ArrayRef<StringRef> Markers) {
+      return llvm::all_of(ByDur, [&](EventId G) {
+        return containsAny(T.name(G), Markers);
+      });
+    };
+    if (AllContain(Excluded) || AllContain(LayoutTransforms))
       continue;
 
     double Sum1 = 0, Sum2 = 0;

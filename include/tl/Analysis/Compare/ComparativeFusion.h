@@ -1,4 +1,4 @@
-//===- ComparativeFusion.h - Fusion candidates against a reference -*- C++ -*-===//
+//===- ComparativeFusion.h - Fusion candidates vs a reference -*- C++ -*-===//
 //
 // tracelens-analysis §3.5 (comparative extraction) and §6.10 (comparative
 // estimate). A host op of the analyzed trace (trace 1) whose kernels meet
