@@ -146,7 +146,9 @@ void AnalysisMdEmitter::card(raw_ostream &OS, const PItem &P,
      << " high=" << score(P.High) << " -->\n";
   if (!P.scored()) {
     OS << "**Impact**: Not quantifiable from trace data\n";
-  } else if (F.T == Tier::Fusion) {
+  } else if (F.T == Tier::Fusion &&
+             stringMetric(F, "estimation") != "measured") {
+    // Comparative (measured) estimates have no perf-model coverage (§10.3).
     auto K = numericMetric(F, "kernel_count");
     auto Mod = numericMetric(F, "modeled_kernel_count");
     int64_t Kernels = K ? int64_t(*K) : 0, Modelled = Mod ? int64_t(*Mod)
@@ -211,7 +213,8 @@ void AnalysisMdEmitter::detail(raw_ostream &OS, const PItem &P,
     OS << "- Low end impact_score: " << score(P.Low) << "\n";
     OS << "- High end impact_score: " << score(P.High) << "\n";
     if (F.T == Tier::Fusion) {
-      if (auto K = numericMetric(F, "kernel_count")) {
+      auto K = numericMetric(F, "kernel_count");
+      if (K && stringMetric(F, "estimation") != "measured") {
         int64_t Mod = int64_t(numericMetric(F, "modeled_kernel_count")
                                   .value_or(*K));
         OS << "- Coverage: " << Mod << " of " << int64_t(*K)

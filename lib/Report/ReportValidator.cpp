@@ -473,7 +473,11 @@ void Validator::level3(StringRef Md) {
     }
   }
 
-  // Fusion impact lines (standalone form) when they carry a score.
+  // Fusion impact lines when they carry a score: standalone with the
+  // perf-model coverage, comparative (measured gap) with the score alone.
+  const json::Object *MO = Manifest ? Manifest->getAsObject() : nullptr;
+  bool Comparative =
+      MO && MO->getString("comparison_scope") == StringRef("comparative");
   StringRef Fusion = block(Md, "## Kernel Fusion Opportunities (Experimental)");
   for (StringRef L : lines(Fusion))
     if (L.starts_with("**Impact**") && L.contains("impact_score")) {
@@ -482,6 +486,12 @@ void Validator::level3(StringRef Md) {
         return isDigit(C) || C == '.';
       });
       StringRef Rest = S.drop_front(Num.size()).trim();
+      if (Comparative) {
+        check(!Num.empty() && Rest.empty(), "L3", "fusion-impact",
+              "comparative fusion impact line '" + L +
+                  "' must be 'impact_score: <mid>' alone");
+        continue;
+      }
       bool Ok = !Num.empty() && Rest.starts_with("(perf-model coverage ") &&
                 Rest.ends_with(" kernels)");
       check(Ok, "L3", "fusion-impact",

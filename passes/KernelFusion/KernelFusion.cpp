@@ -179,6 +179,25 @@ public:
         K.Rows.push_back({FK.Name, FK.Type, FK.DurUs,
                           FK.DataInMB ? Value(*FK.DataInMB) : Value("-"),
                           FK.DataOutMB ? Value(*FK.DataOutMB) : Value("-")});
+      // Comparative: trace 1's and trace 2's kernels instead (§10.3).
+      std::vector<EvidenceTable> Tables;
+      const ComparativeFusionCandidate *CC =
+          Comparative ? AM.get<ComparativeFusionCandidates>().candidateOf(
+                            *E.Candidate)
+                      : nullptr;
+      if (CC) {
+        for (bool Second : {false, true}) {
+          EvidenceTable T2;
+          T2.Title = Second ? "Trace2 kernels:" : "Trace1 kernels:";
+          T2.Columns = {"Kernel", "Type", "Duration (us)"};
+          for (const FusionKernel &FK :
+               Second ? CC->Kernels2 : CC->Base.Kernels)
+            T2.Rows.push_back({FK.Name, FK.Type, FK.DurUs});
+          Tables.push_back(std::move(T2));
+        }
+      } else {
+        Tables.push_back(std::move(K));
+      }
       std::string Pattern = patternOf(E);
       std::string Action =
           E.BoundType == "compute"
@@ -205,7 +224,7 @@ public:
               .metric("fusion_type", E.FusionType)
               .metric("confidence", E.Confidence)
               .metric("estimation", E.Estimation)
-              .evidence(std::move(K))
+              .evidence(std::move(Tables.front()))
               .impact(E.ImpactLow, E.ImpactMid, E.ImpactHigh,
                       Comparative ? "measured gap to reference" : "roofline")
               .severity(E.ImpactMid > 5 ? Severity::High : Severity::Medium)
@@ -216,6 +235,8 @@ public:
               .expect("fewer kernel launches and lower HBM traffic; " +
                       std::string("end-to-end time down by about ") +
                       printfDouble("%.2f", E.ImpactMid) + "%");
+      for (size_t I = 1; I < Tables.size(); ++I)
+        B.evidence(std::move(Tables[I]));
       if (!E.Warning.empty())
         B.note(E.Warning);
     }

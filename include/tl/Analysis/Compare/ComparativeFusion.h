@@ -51,6 +51,14 @@ public:
   llvm::ArrayRef<ComparativeFusionCandidate> candidates() const {
     return Cands;
   }
+  /// The candidate whose Base is B (FusionEstimate::Candidate), if any.
+  const ComparativeFusionCandidate *
+  candidateOf(const FusionCandidate &B) const {
+    for (const ComparativeFusionCandidate &C : Cands)
+      if (&C.Base == &B)
+        return &C;
+    return nullptr;
+  }
   /// fusion_candidates.json in the reference's comparative schema.
   std::string toJson() const;
 
