@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Compare/ComparativeMarkdown.h"
+#include "PItemMarkdown.h"
 #include "Prose.h"
 #include "ReportUtil.h"
 
@@ -21,80 +22,13 @@
 #include "tl/Support/PyFormat.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
 
 namespace tl {
 namespace {
-
-StringRef icon(unsigned Rank) {
-  return Rank == 1 ? "🔴" : Rank == 2 ? "🟡" : "🟢";
-}
-
-StringRef tierAnchor(Tier T) {
-  return T == Tier::Compute ? "compute" : T == Tier::Fusion ? "fusion"
-                                                             : "system";
-}
-
-/// The reference writes `P` capitalised in fusion anchors only.
-std::string anchor(Tier T, unsigned Rank) {
-  return ("detailed-analysis-" + tierAnchor(T) + "-" +
-          (T == Tier::Fusion ? "P" : "p") + Twine(Rank))
-      .str();
-}
-
-std::string cell(StringRef S) {
-  std::string Out;
-  for (char C : S) {
-    if (C == '|')
-      Out += "\\|";
-    else if (C == '\n')
-      Out += "<br>";
-    else
-      Out += C;
-  }
-  return Out.empty() ? "—" : Out;
-}
-
-std::string valueText(const Value &V) {
-  if (const double *D = std::get_if<double>(&V))
-    return pyRepr(pyRound(*D, 3));
-  std::string S;
-  raw_string_ostream OS(S);
-  printValue(OS, V);
-  return S;
-}
-
-void table(raw_ostream &OS, const EvidenceTable &T) {
-  OS << "|";
-  for (const std::string &C : T.Columns)
-    OS << " " << cell(C) << " |";
-  OS << "\n|";
-  for (size_t I = 0; I < T.Columns.size(); ++I)
-    OS << "---|";
-  OS << "\n";
-  for (const auto &Row : T.Rows) {
-    OS << "|";
-    for (size_t I = 0; I < T.Columns.size(); ++I)
-      OS << " " << (I < Row.size() ? cell(valueText(Row[I])) : "—") << " |";
-    OS << "\n";
-  }
-}
-
-void metricsTable(raw_ostream &OS, const Finding &F) {
-  EvidenceTable T;
-  T.Columns = {"Metric", "Value"};
-  for (const Metric &M : F.Metrics) {
-    std::string V = valueText(M.V);
-    if (!M.Unit.empty())
-      V += M.Unit == "%" ? "%" : " " + M.Unit;
-    T.Rows.push_back({M.Name, V});
-  }
-  if (T.Rows.empty())
-    T.Rows.push_back({std::string("findings"), std::string("no metrics")});
-  table(OS, T);
-}
 
 /// The reference's tier label of a failed analysis: from the findings the
 /// pass emitted before failing, else from the system passes' names.
@@ -106,6 +40,37 @@ StringRef failedTier(const ReportContext &Ctx, StringRef Pass) {
                  Pass == "kernel-fusion"
              ? "System"
              : "Compute Kernel";
+}
+
+/// A Data Quality row (§9 item 3): an operation whose per-call kernel time
+/// varies so much (high_variance, §5.2) that its mean misleads.
+struct VarianceRow {
+  std::string Operation, Category;
+  double Cov = 0, TimeMs = 0;
+};
+
+std::vector<VarianceRow> highVarianceOps(const ReportContext &Ctx,
+                                         const ReportModel &M) {
+  std::vector<VarianceRow> Rows;
+  for (const auto &[File, V] : metricsArtifacts(Ctx)) {
+    const json::Object *O = V.getAsObject();
+    const json::Array *Ops = O ? O->getArray("operations") : nullptr;
+    if (!Ops)
+      continue;
+    std::string Key = O->getString("category")
+                          .value_or(StringRef(File).drop_back(
+                              StringRef("_metrics.json").size()))
+                          .str();
+    for (const json::Value &OpV : *Ops) {
+      const json::Object *Op = OpV.getAsObject();
+      if (!Op || Op->getBoolean("high_variance") != true)
+        continue;
+      Rows.push_back({Op->getString("name").value_or("").str(),
+                      M.displayName(Key), Op->getNumber("cov").value_or(0),
+                      Op->getNumber("time_ms").value_or(0)});
+    }
+  }
+  return Rows;
 }
 
 class AnalysisMdEmitter final : public Emitter {
@@ -124,120 +89,7 @@ public:
 private:
   void render(raw_ostream &OS, const ReportContext &Ctx, const ReportModel &M,
               const TraceQuality &Q, const WorkloadInfo &W);
-  void card(raw_ostream &OS, const PItem &P, const ReportModel &M);
-  void detail(raw_ostream &OS, const PItem &P, const ReportModel &M);
 };
-
-void AnalysisMdEmitter::card(raw_ostream &OS, const PItem &P,
-                             const ReportModel &M) {
-  const Finding &F = *P.F;
-  Prose Pr = writeProse(P, M);
-  OS << "### " << icon(P.Rank) << " P" << P.Rank << ": " << Pr.Title;
-  std::string Lib = stringMetric(F, "library");
-  if (F.T == Tier::Compute && !Lib.empty() && Lib != "Unknown")
-    OS << " (" << Lib << ")";
-  OS << "\n\n";
-  OS << "**Insight**: " << proseHook(F.Id, "insight", Pr.Insight) << "\n\n";
-  OS << "**Action**: " << proseHook(F.Id, "action", Pr.Action) << "\n\n";
-  OS << "<!-- impact-begin kind=p_item";
-  if (F.T == Tier::Compute)
-    OS << " category=" << P.CategoryKey;
-  OS << " low=" << score(P.Low) << " mid=" << score(P.Mid)
-     << " high=" << score(P.High) << " -->\n";
-  if (!P.scored()) {
-    OS << "**Impact**: Not quantifiable from trace data\n";
-  } else if (F.T == Tier::Fusion &&
-             stringMetric(F, "estimation") != "measured") {
-    // Comparative (measured) estimates have no perf-model coverage (§10.3).
-    auto K = numericMetric(F, "kernel_count");
-    auto Mod = numericMetric(F, "modeled_kernel_count");
-    int64_t Kernels = K ? int64_t(*K) : 0, Modelled = Mod ? int64_t(*Mod)
-                                                           : Kernels;
-    OS << "**Impact**: impact_score: " << score(P.Mid)
-       << " (perf-model coverage " << Modelled << "/" << Kernels
-       << " kernels)\n";
-  } else {
-    OS << "**Impact**: impact_score: " << score(P.Mid) << "\n";
-  }
-  OS << "<!-- impact-end -->\n";
-  if (F.T == Tier::Compute && P.isHeuristic()) {
-    OS << "\n> **Warning — estimated:** No performance model for this op; "
-          "impact is derived from its E2E GPU-time share";
-    if (auto Pct = numericMetric(F, "percent_of_total"))
-      OS << " (" << pyRepr(*Pct) << "%)";
-    OS << ", not a gap projection.\n";
-  }
-  if (F.T == Tier::Fusion) {
-    std::string Conf = stringMetric(F, "confidence");
-    if (Conf.empty())
-      Conf = "low";
-    OS << "\n**Confidence**: " << Conf
-       << " — from the kernel names and composition of the sequence\n";
-  }
-  StringRef Section = F.T == Tier::Compute  ? "Compute kernel insights"
-                      : F.T == Tier::Fusion ? "Kernel fusion insights"
-                                            : "System-level insights";
-  OS << "\n→ *See [Detailed Analysis: " << Section << " > P" << P.Rank
-     << "](#" << anchor(F.T, P.Rank) << ") for details*\n\n---\n\n";
-}
-
-void AnalysisMdEmitter::detail(raw_ostream &OS, const PItem &P,
-                               const ReportModel &M) {
-  const Finding &F = *P.F;
-  Prose Pr = writeProse(P, M);
-  OS << "<a id=\"" << anchor(F.T, P.Rank) << "\"></a>\n";
-  OS << "<!-- reasoning-candidate tier=" << tierAnchor(F.T)
-     << " rank=" << P.Rank << " -->\n";
-  OS << "#### " << icon(P.Rank) << " P" << P.Rank << ": " << Pr.Title << "\n\n";
-  OS << "**Identification:** "
-     << proseHook(F.Id, "identification", Pr.Identification) << "\n\n";
-  OS << "**Data:**\n\n";
-  if (F.Evidence.empty())
-    metricsTable(OS, F);
-  for (const EvidenceTable &T : F.Evidence) {
-    if (!T.Title.empty() && &T != &F.Evidence.front())
-      OS << "\n*" << T.Title << "*\n\n";
-    table(OS, T);
-  }
-  OS << "\n";
-  if (F.T != Tier::Fusion) {
-    OS << "**Reasoning for Slowdown:** "
-       << proseHook(F.Id, "reasoning", Pr.Reasoning) << "\n\n";
-    OS << "**Resolution:** " << proseHook(F.Id, "resolution", Pr.Resolution)
-       << "\n\n";
-  }
-  OS << "**Impact estimate:**\n";
-  if (P.scored()) {
-    OS << "<!-- impact-begin kind=detail_estimate low=" << score(P.Low)
-       << " high=" << score(P.High) << " -->\n";
-    OS << "- Low end impact_score: " << score(P.Low) << "\n";
-    OS << "- High end impact_score: " << score(P.High) << "\n";
-    if (F.T == Tier::Fusion) {
-      auto K = numericMetric(F, "kernel_count");
-      if (K && stringMetric(F, "estimation") != "measured") {
-        int64_t Mod = int64_t(numericMetric(F, "modeled_kernel_count")
-                                  .value_or(*K));
-        OS << "- Coverage: " << Mod << " of " << int64_t(*K)
-           << " kernels modelled";
-        if (Mod < int64_t(*K))
-          OS << " (" << (int64_t(*K) - Mod)
-             << " kernel(s) use measured trace time)";
-        OS << "\n";
-      }
-      std::string Conf = stringMetric(F, "confidence");
-      if (!Conf.empty())
-        OS << "- Confidence: " << Conf << "\n";
-    }
-    OS << "<!-- impact-end -->\n\n";
-  } else {
-    OS << "Impact estimate is not quantifiable from trace data.\n\n";
-  }
-  if (!F.Notes.empty()) {
-    for (const std::string &N : F.Notes)
-      OS << "> " << N << "\n";
-    OS << "\n";
-  }
-}
 
 void AnalysisMdEmitter::render(raw_ostream &OS, const ReportContext &Ctx,
                                const ReportModel &M, const TraceQuality &Q,
@@ -283,25 +135,38 @@ void AnalysisMdEmitter::render(raw_ostream &OS, const ReportContext &Ctx,
      << Q.issues().size()
      << " issue(s); see [Appendix: trace quality](#trace-quality)).\n\n";
 
-  // Warnings: failed passes and trace-quality warnings.
+  // Warnings: failed passes, high-variance operations, trace-quality
+  // warnings.
   bool QualityWarn = false;
   for (const QualityIssue &I : Q.issues())
     QualityWarn |= I.Severity != IssueSeverity::Info;
-  if (!Ctx.Failed.empty() || QualityWarn) {
+  std::vector<VarianceRow> Variance = highVarianceOps(Ctx, M);
+  if (!Ctx.Failed.empty() || !Variance.empty() || QualityWarn) {
     OS << "## Warnings\n\n";
     if (!Ctx.Failed.empty()) {
       OS << "| Analysis | Tier | Error Summary |\n|---|---|---|\n";
       for (const FailedPass &FP : Ctx.Failed)
-        OS << "| " << cell(FP.Pass) << " | " << failedTier(Ctx, FP.Pass)
-           << " | " << cell(FP.Message) << " |\n";
+        OS << "| " << mdCell(FP.Pass) << " | " << failedTier(Ctx, FP.Pass)
+           << " | " << mdCell(FP.Message) << " |\n";
+      OS << "\n";
+    }
+    if (!Variance.empty()) {
+      OS << "**Data Quality**: these operations' kernel times vary by more "
+            "than their mean (coefficient of variation > 1.0), so their "
+            "averages and the estimates built on them are less reliable.\n\n";
+      OS << "| Operation | Category | CoV | Reported Time (ms) |\n"
+            "|---|---|---|---|\n";
+      for (const VarianceRow &R : Variance)
+        OS << "| " << mdCell(R.Operation) << " | " << mdCell(R.Category) << " | "
+           << pyRepr(R.Cov) << " | " << fixed(R.TimeMs, 3) << " |\n";
       OS << "\n";
     }
     if (QualityWarn) {
       OS << "| Trace issue | Severity | Evidence |\n|---|---|---|\n";
       for (const QualityIssue &I : Q.issues())
         if (I.Severity != IssueSeverity::Info)
-          OS << "| " << cell(I.Summary) << " | " << severityName(I.Severity)
-             << " | " << cell(I.Evidence) << " |\n";
+          OS << "| " << mdCell(I.Summary) << " | " << severityName(I.Severity)
+             << " | " << mdCell(I.Evidence) << " |\n";
       OS << "\n";
     }
     OS << "---\n\n";
@@ -322,7 +187,7 @@ void AnalysisMdEmitter::render(raw_ostream &OS, const ReportContext &Ctx,
       const CategoryInfo *C = M.category(P.Category);
       double Ms = C ? C->GpuKernelTimeMs : P.GpuKernelTimeMs.value_or(0);
       auto Share = M.percentOfCompute(Ms);
-      OS << "| " << P.Rank << " | " << cell(P.DisplayName) << " | "
+      OS << "| " << P.Rank << " | " << mdCell(P.DisplayName) << " | "
          << fixed(Ms, 3) << " | " << (Share ? fixed(*Share, 1) : "—")
          << " | " << (C ? C->OpsCount : 0)
          << " | <!-- top-ops-row low=" << score(P.Low)
@@ -334,7 +199,7 @@ void AnalysisMdEmitter::render(raw_ostream &OS, const ReportContext &Ctx,
     OS << "✅ No compute kernel optimization opportunities identified. All "
           "categories are within target performance bounds.\n\n";
   for (const PItem &P : M.items(Tier::Compute))
-    card(OS, P, M);
+    renderCard(OS, P, M);
 
   // Fusion tier.
   OS << "## Kernel Fusion Opportunities (Experimental)\n\n";
@@ -347,7 +212,7 @@ void AnalysisMdEmitter::render(raw_ostream &OS, const ReportContext &Ctx,
   if (M.items(Tier::Fusion).empty())
     OS << "No kernel fusion opportunities detected.\n\n";
   for (const PItem &P : M.items(Tier::Fusion))
-    card(OS, P, M);
+    renderCard(OS, P, M);
 
   // System tier.
   OS << "## System-Level Optimizations\n\n";
@@ -362,7 +227,7 @@ void AnalysisMdEmitter::render(raw_ostream &OS, const ReportContext &Ctx,
        << "% computation, with negligible memcpy and communication "
           "overhead.\n\n";
   for (const PItem &P : M.items(Tier::System))
-    card(OS, P, M);
+    renderCard(OS, P, M);
 
   // Detailed analysis.
   OS << "## Detailed Analysis\n\n";
@@ -376,12 +241,13 @@ void AnalysisMdEmitter::render(raw_ostream &OS, const ReportContext &Ctx,
        "No kernel fusion opportunities detected."},
       {Tier::System, "System-Level Insights",
        "✅ No system-level bottlenecks detected."}};
+  ComputeDataTables Data(metricsArtifacts(Ctx));
   for (const auto &S : Sections) {
     OS << "### " << S.Heading << "\n\n";
     if (M.items(S.T).empty())
       OS << S.Empty << "\n\n";
     for (const PItem &P : M.items(S.T))
-      detail(OS, P, M);
+      renderDetail(OS, P, M, {0, /*InReport=*/true, &Data});
   }
 
   // Appendix.

@@ -5,9 +5,12 @@
 // checked to stay inside the output directory before anything is written.
 //
 //===----------------------------------------------------------------------===//
+#include "ReportUtil.h"
+
 #include "tl/Report/Emitter.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
@@ -38,7 +41,11 @@ class ArtifactEmitter : public Emitter {
 public:
   StringRef name() const override { return "artifacts"; }
   Error emit(const ReportContext &Ctx) override {
+    StringSet<> Metrics; // category_data/<x>_metrics.json of this run
     for (const Artifact &A : Ctx.Artifacts) {
+      StringRef P = A.Path;
+      if (P.consume_front("category_data/") && !P.contains('/'))
+        Metrics.insert(P);
       if (!isSafeRelativePath(A.Path))
         return createStringError(inconvertibleErrorCode(),
                                  "pass '" + A.Pass +
@@ -54,7 +61,9 @@ public:
               [&](raw_ostream &OS) { OS << A.Content; }))
         return E;
     }
-    return Error::success();
+    // Metrics files of passes that did not run this time are stale.
+    return removeStaleFiles(Ctx.OutputDir, "category_data", "_metrics.json",
+                            Metrics);
   }
 };
 

@@ -18,6 +18,7 @@ void registerBuiltinEmitters(EmitterRegistry &Registry) {
   Registry.add(createReferenceDataEmitter());
   Registry.add(createChartEmitter());
   Registry.add(createAnalysisMdEmitter());
+  Registry.add(createAgentFindingsEmitter());
   Registry.add(createPerfReportCsvEmitter());
   Registry.add(createPerfSheetsEmitter());
 }

@@ -3,7 +3,8 @@
 // Files in the reference's schemas (tracelens-analysis §3.1, §3.6-§3.9, §7)
 // so scripts and validators written for TraceLens keep working on our
 // output: priority_data.json, category_data/category_manifest.json,
-// metadata/<category>_metadata.json and metadata/model_info.json.
+// category_data/<category>_ops.csv, metadata/<category>_metadata.json and
+// metadata/model_info.json.
 //
 // Members and all_estimates are copied from the passes' own
 // category_data/<cat>_metrics.json artifacts when they exist; everything
@@ -13,14 +14,17 @@
 #include "ReportUtil.h"
 
 #include "tl/Analysis/AnalysisManager.h"
-#include "tl/Analysis/GpuTimeline.h"
+#include "tl/Analysis/PerfSheets.h"
+#include "tl/Analysis/UnifiedPerfTable.h"
 #include "tl/Analysis/WorkloadInfo.h"
 #include "tl/Report/CompareEmitters.h"
+#include "tl/Report/CsvTable.h"
 #include "tl/Report/ReportEmitters.h"
 #include "tl/Report/ReportModel.h"
 #include "tl/Support/PyFormat.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
@@ -92,7 +96,6 @@ public:
   Error emit(const ReportContext &Ctx) override;
 
 private:
-  void loadMetrics(const ReportContext &Ctx);
   const json::Object *categoryFinding(StringRef Key, unsigned Rank) const;
   std::string outPath(const ReportContext &Ctx, StringRef Rel) const {
     SmallString<256> P(Ctx.OutputDir);
@@ -101,6 +104,7 @@ private:
   }
   Error writePriorityData(const ReportContext &Ctx, const ReportModel &M);
   Error writeManifest(const ReportContext &Ctx, const ReportModel &M);
+  Error writeOpsCsvs(const ReportContext &Ctx, const ReportModel &M);
   Error writeMetadata(const ReportContext &Ctx, const ReportModel &M);
 
   /// Parsed category_data/<x>_metrics.json artifacts, by file name.
@@ -108,32 +112,6 @@ private:
   bool HasMultiKernel = false, HasFusion = false;
   uint64_t FusionCandidates = 0;
 };
-
-void ReferenceDataEmitter::loadMetrics(const ReportContext &Ctx) {
-  Metrics.clear();
-  for (const Artifact &A : Ctx.Artifacts) {
-    StringRef P = A.Path;
-    if (!P.consume_front("category_data/"))
-      continue;
-    if (P == "fusion_candidates.json") {
-      if (Expected<json::Value> V = json::parse(A.Content)) {
-        if (const json::Array *Arr = V->getAsArray())
-          FusionCandidates = Arr->size();
-      } else {
-        consumeError(V.takeError());
-      }
-      continue;
-    }
-    if (!P.ends_with("_metrics.json") || P.contains('/'))
-      continue;
-    Expected<json::Value> V = json::parse(A.Content);
-    if (!V) {
-      consumeError(V.takeError());
-      continue;
-    }
-    Metrics.emplace(P.str(), std::move(*V));
-  }
-}
 
 const json::Object *ReferenceDataEmitter::categoryFinding(StringRef Key,
                                                           unsigned Rank) const {
@@ -266,20 +244,27 @@ Error ReferenceDataEmitter::writeManifest(const ReportContext &Ctx,
           J.attribute("comparison_scope", comparisonScope(Ctx));
           writeUtilizationJson(J, M.utilization());
           // The members every category entry starts with.
+          // csv_file: the category's rows (writeOpsCsvs); the two system
+          // entries after the compute ones have none (§3.7).
           auto entryHead = [&](StringRef Name, StringRef Display,
                                StringRef Skill, StringRef Tier,
-                               int64_t OpsCount) {
+                               int64_t OpsCount, bool HasCsv) {
             J.attribute("name", Name);
             J.attribute("display_name", Display);
             J.attribute("skill", Skill);
             J.attribute("tier", Tier);
             J.attribute("ops_count", OpsCount);
-            J.attribute("csv_file", nullptr);
+            if (HasCsv)
+              J.attribute("csv_file",
+                          outPath(Ctx, ("category_data/" + Name + "_ops.csv")
+                                           .str()));
+            else
+              J.attribute("csv_file", nullptr);
           };
           J.attributeArray("categories", [&] {
             J.object([&] {
               entryHead("cpu_idle", "CPU/Idle Analysis", "cpu-idle-analyzer",
-                        "system", 0);
+                        "system", 0, /*HasCsv=*/true);
               J.attribute("metadata_file",
                           outPath(Ctx, "metadata/cpu_idle_metadata.json"));
               J.attribute("priority", 0);
@@ -287,7 +272,7 @@ Error ReferenceDataEmitter::writeManifest(const ReportContext &Ctx,
             for (const CategoryInfo &C : M.categories())
               J.object([&] {
                 entryHead(C.Key, C.DisplayName, skillFor(C.Key),
-                          "compute_kernel", C.OpsCount);
+                          "compute_kernel", C.OpsCount, /*HasCsv=*/true);
                 J.attribute("metadata_file",
                             outPath(Ctx, "metadata/" + C.Key +
                                              "_metadata.json"));
@@ -301,7 +286,8 @@ Error ReferenceDataEmitter::writeManifest(const ReportContext &Ctx,
             if (HasMultiKernel)
               J.object([&] {
                 entryHead("multi_kernel", "Multi-Kernel Issues",
-                          "multi-kernel-analyzer", "system", 0);
+                          "multi-kernel-analyzer", "system", 0,
+                          /*HasCsv=*/false);
                 J.attribute("metadata_file",
                             outPath(Ctx, "metadata/multi_kernel_metadata.json"));
                 J.attribute("data_file",
@@ -312,7 +298,8 @@ Error ReferenceDataEmitter::writeManifest(const ReportContext &Ctx,
                 entryHead("kernel_fusion", "Kernel Fusion Opportunities",
                           "kernel-fusion-analyzer", "system",
                           FusionCandidates ? FusionCandidates
-                                           : M.items(Tier::Fusion).size());
+                                           : M.items(Tier::Fusion).size(),
+                          /*HasCsv=*/false);
                 J.attribute("metadata_file", nullptr);
                 J.attribute("data_file",
                             outPath(Ctx, "category_data/fusion_candidates.json"));
@@ -328,6 +315,54 @@ Error ReferenceDataEmitter::writeManifest(const ReportContext &Ctx,
         });
         OS << "\n";
       });
+}
+
+Error ReferenceDataEmitter::writeOpsCsvs(const ReportContext &Ctx,
+                                         const ReportModel &M) {
+  StringSet<> Written{"cpu_idle_ops.csv"};
+  // cpu_idle has no rows: an empty frame, which pandas writes as "\n".
+  if (Error E = writeFileAtomically(
+          Ctx.OutputDir, "category_data/cpu_idle_ops.csv",
+          [](raw_ostream &OS) { CsvTable().write(OS); }))
+    return E;
+  for (const CategoryInfo &C : M.categories())
+    Written.insert(C.Key + "_ops.csv");
+  if (Error E = removeStaleFiles(Ctx.OutputDir, "category_data", "_ops.csv",
+                                 Written))
+    return E;
+  if (M.categories().empty())
+    return Error::success();
+  // The unchanged rows of unified_perf_summary.csv per category (§3.6),
+  // plus the category's key and display name.
+  const AnalysisOptions &O = Ctx.AM.options();
+  TextTable UT = Ctx.AM.get<UnifiedPerfTable>().toTable(O.Arch.has_value(),
+                                                        O.IncludeCallStack);
+  int CatCol = UT.column("op category");
+  std::vector<std::string> Cols = UT.Columns;
+  Cols.push_back("enhanced_category");
+  Cols.push_back("display_name");
+  for (const CategoryInfo &C : M.categories()) {
+    CsvTable T(Cols);
+    for (const std::vector<std::string> &R : UT.Rows) {
+      StringRef Label = CatCol >= 0 && size_t(CatCol) < R.size()
+                            ? StringRef(R[CatCol])
+                            : StringRef();
+      if (categoryKey(Label) != C.Key)
+        continue;
+      std::vector<PyValue> Cells;
+      Cells.reserve(Cols.size());
+      for (const std::string &S : R)
+        Cells.push_back(S.empty() ? PyValue::none() : PyValue::str(S));
+      Cells.push_back(PyValue::str(C.Key));
+      Cells.push_back(PyValue::str(C.DisplayName));
+      T.addRow(std::move(Cells));
+    }
+    if (Error E = writeFileAtomically(
+            Ctx.OutputDir, "category_data/" + C.Key + "_ops.csv",
+            [&](raw_ostream &OS) { T.write(OS); }))
+      return E;
+  }
+  return Error::success();
 }
 
 Error ReferenceDataEmitter::writeMetadata(const ReportContext &Ctx,
@@ -351,6 +386,14 @@ Error ReferenceDataEmitter::writeMetadata(const ReportContext &Ctx,
                                  OS << "\n";
                                });
   };
+  StringSet<> Written{"cpu_idle_metadata.json", "model_info.json"};
+  if (HasMultiKernel)
+    Written.insert("multi_kernel_metadata.json");
+  for (const CategoryInfo &C : M.categories())
+    Written.insert(C.Key + "_metadata.json");
+  if (Error E = removeStaleFiles(Ctx.OutputDir, "metadata", "_metadata.json",
+                                 Written))
+    return E;
   if (Error E = Write("cpu_idle", [&](json::OStream &J) {
         Common(J, "CPU/Idle Analysis", "cpu_idle");
       }))
@@ -401,14 +444,16 @@ Error ReferenceDataEmitter::writeMetadata(const ReportContext &Ctx,
 
 Error ReferenceDataEmitter::emit(const ReportContext &Ctx) {
   ReportModel M = ReportModel::build(Ctx);
-  FusionCandidates = 0;
-  loadMetrics(Ctx);
-  const GpuTimeline &TL = Ctx.AM.get<GpuTimeline>();
-  HasMultiKernel = TL.totalCommTime() > 0 || TL.totalMemcpyTime() > 0;
-  HasFusion = FusionCandidates > 0 || !M.items(Tier::Fusion).empty();
+  Metrics = metricsArtifacts(Ctx);
+  ManifestSystemEntries Sys = manifestSystemEntries(Ctx, M);
+  HasMultiKernel = Sys.MultiKernel;
+  HasFusion = Sys.KernelFusion;
+  FusionCandidates = Sys.FusionCandidates;
   if (Error E = writePriorityData(Ctx, M))
     return E;
   if (Error E = writeManifest(Ctx, M))
+    return E;
+  if (Error E = writeOpsCsvs(Ctx, M))
     return E;
   return writeMetadata(Ctx, M);
 }

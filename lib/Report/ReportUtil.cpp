@@ -1,9 +1,14 @@
 //===- ReportUtil.cpp - Helpers shared by the report emitters -------------===//
 #include "ReportUtil.h"
 
+#include "tl/Analysis/AnalysisManager.h"
+#include "tl/Analysis/GpuTimeline.h"
+#include "tl/Report/Emitter.h"
 #include "tl/Support/PyFormat.h"
 
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -13,6 +18,61 @@
 using namespace llvm;
 
 namespace tl {
+
+std::map<std::string, json::Value> metricsArtifacts(const ReportContext &Ctx) {
+  std::map<std::string, json::Value> Out;
+  for (const Artifact &A : Ctx.Artifacts) {
+    StringRef P = A.Path;
+    if (!P.consume_front("category_data/") || !P.ends_with("_metrics.json") ||
+        P.contains('/'))
+      continue;
+    Expected<json::Value> V = json::parse(A.Content);
+    if (!V) {
+      consumeError(V.takeError());
+      continue;
+    }
+    Out.emplace(P.str(), std::move(*V));
+  }
+  return Out;
+}
+
+Error removeStaleFiles(StringRef OutputDir, StringRef SubDir, StringRef Suffix,
+                       const StringSet<> &Keep) {
+  SmallString<256> Dir(OutputDir);
+  sys::path::append(Dir, SubDir);
+  std::error_code EC;
+  std::vector<std::string> Stale;
+  for (sys::fs::directory_iterator It(Dir, EC), E; It != E && !EC;
+       It.increment(EC)) {
+    StringRef Name = sys::path::filename(It->path());
+    if (Name.ends_with(Suffix) && !Keep.contains(Name))
+      Stale.push_back(It->path());
+  }
+  for (const std::string &P : Stale)
+    if (std::error_code RC = sys::fs::remove(P))
+      return createStringError(RC, "cannot remove stale '" + P +
+                                       "': " + RC.message());
+  return Error::success();
+}
+
+ManifestSystemEntries manifestSystemEntries(const ReportContext &Ctx,
+                                            const ReportModel &M) {
+  ManifestSystemEntries E;
+  for (const Artifact &A : Ctx.Artifacts) {
+    if (A.Path != "category_data/fusion_candidates.json")
+      continue;
+    if (Expected<json::Value> V = json::parse(A.Content)) {
+      if (const json::Array *Arr = V->getAsArray())
+        E.FusionCandidates = Arr->size();
+    } else {
+      consumeError(V.takeError());
+    }
+  }
+  const GpuTimeline &TL = Ctx.AM.get<GpuTimeline>();
+  E.MultiKernel = TL.totalCommTime() > 0 || TL.totalMemcpyTime() > 0;
+  E.KernelFusion = E.FusionCandidates > 0 || !M.items(Tier::Fusion).empty();
+  return E;
+}
 
 void jsonNum(json::OStream &J, double V) { J.rawValue(jsonNumber(V)); }
 

@@ -13,12 +13,41 @@
 #include "tl/Support/NumberFormat.h"
 
 #include "llvm/ADT/StringRef.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/Error.h"
 #include "llvm/Support/JSON.h"
 
+#include <map>
 #include <optional>
 #include <string>
 
 namespace tl {
+
+struct ReportContext;
+
+/// The passes' category_data/<x>_metrics.json artifacts, parsed, keyed by
+/// file name (sorted: the reference visits them in that order, §7).
+/// Unparsable artifacts are skipped.
+std::map<std::string, llvm::json::Value>
+metricsArtifacts(const ReportContext &Ctx);
+
+/// Re-running into the same -o must not leave files of the previous run
+/// behind: delete OutputDir/SubDir/*Suffix whose file name is not in Keep.
+llvm::Error removeStaleFiles(llvm::StringRef OutputDir, llvm::StringRef SubDir,
+                             llvm::StringRef Suffix,
+                             const llvm::StringSet<> &Keep);
+
+/// The optional system entries of the manifest (§3.7): multi_kernel when
+/// the trace has memcpy or communication, kernel_fusion when there are
+/// fusion candidates (artifact category_data/fusion_candidates.json) or
+/// fusion findings. FusionCandidates is the candidate count (0 if none).
+struct ManifestSystemEntries {
+  bool MultiKernel = false;
+  bool KernelFusion = false;
+  uint64_t FusionCandidates = 0;
+};
+ManifestSystemEntries manifestSystemEntries(const ReportContext &Ctx,
+                                            const ReportModel &M);
 
 /// json.dumps spelling of a float ("3.91", "0.0", "1e-05").
 void jsonNum(llvm::json::OStream &J, double V);

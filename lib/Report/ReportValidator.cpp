@@ -220,7 +220,22 @@ private:
     sys::path::append(P, Rel);
     return std::string(P);
   }
+  /// One tier's recommendations and detailed analysis: a tier of
+  /// analysis.md or a per-agent findings file.
+  struct TierDoc {
+    std::string Name;
+    StringRef Tier, Recs, Detail;
+    /// Not relaxed-empty: at least one card and p_item marker.
+    bool RequireItems = false;
+    /// Category of a compute findings file ("" in analysis.md: from the
+    /// cards' markers).
+    std::string Category;
+  };
+  struct OpSets {
+    StringSet<> Args, LauncherPaths, KernelNames;
+  };
   void loadJson();
+  void tierDoc(const TierDoc &D);
   void level1(StringRef Md);
   void level2();
   void level3(StringRef Md);
@@ -229,7 +244,12 @@ private:
   StringRef Dir;
   ValidationResult &R;
   std::optional<json::Value> Priority, Manifest;
-  StringSet<> Args, LauncherPaths, KernelNames;
+  /// operations[].args of every metrics file (§8.4 item 5).
+  StringSet<> Args;
+  /// Per metrics `category`: its operations' cells (§8.2 item 5), and the
+  /// size of its category_findings[].
+  StringMap<OpSets> CategoryOps;
+  StringMap<size_t> CategoryFindings;
 };
 
 void Validator::loadJson() {
@@ -261,23 +281,154 @@ void Validator::loadJson() {
       continue;
     }
     const json::Object *O = V->getAsObject();
-    const json::Array *Ops = O ? O->getArray("operations") : nullptr;
+    if (!O)
+      continue;
+    StringRef File = sys::path::filename(It->path());
+    std::string Cat = O->getString("category")
+                          .value_or(File.drop_back(
+                              StringRef("_metrics.json").size()))
+                          .str();
+    if (const json::Array *CF = O->getArray("category_findings"))
+      CategoryFindings[Cat] = CF->size();
+    const json::Array *Ops = O->getArray("operations");
     if (!Ops)
       continue;
+    OpSets &Sets = CategoryOps[Cat];
     for (const json::Value &Op : *Ops)
       if (const json::Object *OO = Op.getAsObject()) {
-        if (auto A = OO->getString("args"))
+        if (auto A = OO->getString("args")) {
           Args.insert(*A);
+          Sets.Args.insert(*A);
+        }
         if (auto L = OO->getString("launcher_path"))
-          LauncherPaths.insert(*L);
+          Sets.LauncherPaths.insert(*L);
         if (auto K = OO->getString("kernel_name_trunc"))
-          KernelNames.insert(*K);
+          Sets.KernelNames.insert(*K);
       }
   }
 }
 
+/// The ten leading columns of a compute Data table (§8.2 item 5).
+constexpr StringLiteral CanonicalColumns[] = {
+    "Operation", "Args",  "Kernel Path", "Kernel Name", "Time (ms)",
+    "%E2E",      "Count", "FLOPS/Byte",  "Efficiency",  "Bound"};
+
+void Validator::tierDoc(const TierDoc &D) {
+  unsigned Cards = countPHeadings(D.Recs, "### ");
+  unsigned Items = 0;
+  std::vector<std::string> CardCategory; // category= of each p_item marker
+  for (const Marker &M : scanMarkers(D.Recs))
+    if (M.K == Marker::Kind::Begin && M.attr("kind") == "p_item") {
+      ++Items;
+      CardCategory.push_back(M.attr("category"));
+    }
+  std::vector<Marker> Ms = scanMarkers(D.Detail);
+  unsigned Cands = 0;
+  for (const Marker &M : Ms)
+    if (M.K == Marker::Kind::Candidate) {
+      ++Cands;
+      check(M.attr("tier") == D.Tier, "L1", "candidate-tier",
+            D.Name + ": reasoning-candidate has tier=" + M.attr("tier") +
+                ", expected " + D.Tier);
+    }
+  if (D.RequireItems) {
+    check(Cards > 0, "L1", "recommendations",
+          D.Name + ": no '### P<N>:' recommendation heading");
+    check(Items > 0, "L1", "markers", D.Name + ": no kind=p_item marker");
+  }
+  check(Cards == Cands, "L1", "cards-vs-candidates",
+        D.Name + ": " + Twine(Cards) + " P-item card(s) but " + Twine(Cands) +
+            " reasoning candidate(s)");
+  check(Cards == Items, "L1", "cards-vs-markers",
+        D.Name + ": " + Twine(Cards) + " P-item card(s) but " + Twine(Items) +
+            " kind=p_item marker(s)");
+  if (Cards > 0)
+    for (StringRef Label : {"**Insight**", "**Action**", "**Impact**"})
+      check(D.Recs.contains(Label), "L1", "labels",
+            D.Name + ": cards lack " + Label);
+  // Each candidate block: detail_estimate marker or the sentinel; compute
+  // blocks carry `**Data:**` followed by the canonical table whose Args,
+  // Kernel Path and Kernel Name cells name real operations.
+  size_t Pos = 0;
+  for (unsigned I = 0; I < Cands; ++I) {
+    size_t Start = D.Detail.find("<!-- reasoning-candidate", Pos);
+    size_t Next = D.Detail.find("<!-- reasoning-candidate", Start + 1);
+    StringRef Blk = D.Detail.slice(Start, Next);
+    Pos = Start + 1;
+    std::string Lower = Blk.lower();
+    check(Blk.contains("kind=detail_estimate") ||
+              StringRef(Lower).contains("not quantifiable from trace data"),
+          "L1", "detail-estimate",
+          D.Name + ": candidate " + Twine(I + 1) +
+              " has neither a detail_estimate marker nor the sentinel");
+    if (D.Tier != "compute")
+      continue;
+    std::string Category = D.Category;
+    if (Category.empty()) {
+      unsigned Rank = 0;
+      for (const Marker &M : scanMarkers(Blk))
+        if (M.K == Marker::Kind::Candidate)
+          StringRef(M.attr("rank")).getAsInteger(10, Rank);
+      if (Rank >= 1 && Rank <= CardCategory.size())
+        Category = CardCategory[Rank - 1];
+    }
+    auto Ls = lines(Blk);
+    size_t Header = Ls.size();
+    for (size_t J = 0; J < Ls.size() && Header == Ls.size(); ++J)
+      if (Ls[J].trim() == "**Data:**") {
+        size_t K = J + 1;
+        while (K < Ls.size() && Ls[K].trim().empty())
+          ++K;
+        if (K < Ls.size() && Ls[K].trim().starts_with("|"))
+          Header = K;
+      }
+    if (!check(Header < Ls.size(), "L1", "data-table",
+               D.Name + ": compute candidate " + Twine(I + 1) +
+                   " lacks a '**Data:**' line followed by a table"))
+      continue;
+    std::vector<std::string> Cols = splitRow(Ls[Header]);
+    bool Canon = Cols.size() >= std::size(CanonicalColumns);
+    for (size_t C = 0; Canon && C < std::size(CanonicalColumns); ++C)
+      Canon = Cols[C] == CanonicalColumns[C];
+    if (!check(Canon, "L1", "data-columns",
+               D.Name + ": compute candidate " + Twine(I + 1) +
+                   " Data table does not start with 'Operation | Args | "
+                   "Kernel Path | Kernel Name | Time (ms) | %E2E | Count | "
+                   "FLOPS/Byte | Efficiency | Bound'"))
+      continue;
+    const OpSets *Sets = nullptr;
+    auto SIt = CategoryOps.find(Category);
+    if (SIt != CategoryOps.end())
+      Sets = &SIt->second;
+    for (size_t J = Header + 1; J < Ls.size() && Ls[J].trim().starts_with("|");
+         ++J) {
+      if (isSeparatorRow(Ls[J]))
+        continue;
+      std::vector<std::string> Cells = splitRow(Ls[J]);
+      Cells.resize(4);
+      struct {
+        size_t Col;
+        const StringSet<> *Set;
+        StringRef Field;
+      } Refs[] = {{1, Sets ? &Sets->Args : nullptr, "args"},
+                  {2, Sets ? &Sets->LauncherPaths : nullptr, "launcher_path"},
+                  {3, Sets ? &Sets->KernelNames : nullptr,
+                   "kernel_name_trunc"}};
+      for (auto &Ref : Refs) {
+        StringRef V = Cells[Ref.Col];
+        if (!Ref.Set || Ref.Set->empty() || V.empty() || V == "—")
+          continue;
+        check(Ref.Set->contains(V), "L1", "data-cells",
+              D.Name + ": compute candidate " + Twine(I + 1) + " cell '" + V +
+                  "' matches no operations[]." + Ref.Field + " of '" +
+                  Category + "'");
+      }
+    }
+  }
+}
+
 void Validator::level1(StringRef Md) {
-  // Per tier: recommendations (cards) vs reasoning candidates.
+  // analysis.md, per tier: its section (cards) and its detailed subsection.
   struct TierBlocks {
     StringRef Tier, Section, Detail;
   } Tiers[] = {
@@ -286,71 +437,52 @@ void Validator::level1(StringRef Md) {
        "### Kernel Fusion Insights"},
       {"system", "## System-Level Optimizations", "### System-Level Insights"}};
   StringRef Detailed = block(Md, "## Detailed Analysis");
-  for (const TierBlocks &T : Tiers) {
-    StringRef Sec = block(Md, T.Section);
-    StringRef Det = block(Detailed, T.Detail);
-    unsigned Cards = countPHeadings(Sec, "### ");
-    std::vector<Marker> Ms = scanMarkers(Det);
-    unsigned Cands = 0;
-    for (const Marker &M : Ms)
-      if (M.K == Marker::Kind::Candidate) {
-        ++Cands;
-        check(M.attr("tier") == T.Tier, "L1", "candidate-tier",
-              "reasoning-candidate in '" + T.Detail + "' has tier=" +
-                  M.attr("tier") + ", expected " + T.Tier);
-      }
-    check(Cards == Cands, "L1", "cards-vs-candidates",
-          Twine(T.Tier) + ": " + Twine(Cards) + " P-item card(s) but " +
-              Twine(Cands) + " reasoning candidate(s)");
-    if (Cards > 0)
-      for (StringRef Label : {"**Insight**", "**Action**", "**Impact**"})
-        check(Sec.contains(Label), "L1", "labels",
-              Twine(T.Tier) + " cards lack " + Label);
-    // Each candidate block: detail_estimate marker or the sentinel; compute
-    // blocks carry a **Data:** line followed by a table.
-    size_t Pos = 0;
-    for (unsigned I = 0; I < Cands; ++I) {
-      size_t Start = Det.find("<!-- reasoning-candidate", Pos);
-      size_t Next = Det.find("<!-- reasoning-candidate", Start + 1);
-      StringRef Blk = Det.slice(Start, Next);
-      Pos = Start + 1;
-      std::string Lower = Blk.lower();
-      check(Blk.contains("kind=detail_estimate") ||
-                StringRef(Lower).contains("not quantifiable from trace data"),
-            "L1", "detail-estimate",
-            Twine(T.Tier) + " candidate " + Twine(I + 1) +
-                " has neither a detail_estimate marker nor the sentinel");
-      if (T.Tier != "compute")
-        continue;
-      auto Ls = lines(Blk);
-      bool DataTable = false;
-      for (size_t J = 0; J < Ls.size(); ++J)
-        if (Ls[J].trim() == "**Data:**") {
-          size_t K = J + 1;
-          while (K < Ls.size() && Ls[K].trim().empty())
-            ++K;
-          DataTable = K < Ls.size() && Ls[K].trim().starts_with("|");
-        }
-      check(DataTable, "L1", "data-table",
-            "compute candidate " + Twine(I + 1) +
-                " lacks a '**Data:**' line followed by a table");
-    }
-  }
-  // Per-agent findings files, if a runner wrote any.
+  for (const TierBlocks &T : Tiers)
+    tierDoc({("analysis.md " + T.Tier).str(), T.Tier, block(Md, T.Section),
+             block(Detailed, T.Detail), /*RequireItems=*/false, ""});
+
+  // Per-agent findings files (§8.2, §11.4).
   for (StringRef Sub : {"category_findings", "system_findings"}) {
     std::error_code EC;
+    std::vector<std::string> Paths;
     for (sys::fs::directory_iterator It(path(Sub), EC), E; It != E && !EC;
-         It.increment(EC)) {
-      std::optional<std::string> Text = readFile(It->path());
+         It.increment(EC))
+      if (StringRef(It->path()).ends_with("_findings.md"))
+        Paths.push_back(It->path());
+    llvm::sort(Paths);
+    for (const std::string &P : Paths) {
+      std::optional<std::string> Text = readFile(P);
       if (!Text)
         continue;
       StringRef T(*Text);
-      size_t Rec = T.find("## Recommendations"),
-             Det = T.find("## Detailed Analysis");
-      check(Rec != StringRef::npos && Det != StringRef::npos && Rec < Det,
-            "L1", "findings-file",
-            It->path() + ": needs '## Recommendations' then '## Detailed "
-                         "Analysis'");
+      std::string Name = (Sub + "/" + sys::path::filename(P)).str();
+      StringRef Stem = sys::path::filename(P).drop_back(
+          StringRef("_findings.md").size());
+      size_t Rec = T.find("\n## Recommendations"),
+             Det = T.find("\n## Detailed Analysis");
+      if (!check(Rec != StringRef::npos && Det != StringRef::npos && Rec < Det,
+                 "L1", "findings-file",
+                 Name + ": needs '## Recommendations' then '## Detailed "
+                        "Analysis'"))
+        continue;
+      StringRef Tier = Sub == "category_findings" ? "compute"
+                       : Stem == "kernel_fusion"  ? "fusion"
+                                                  : "system";
+      StringRef Recs = T.slice(Rec + 1, Det + 1), Detail = T.drop_front(Det + 1);
+      // Relaxed-empty (§8.2 item 2): a compute category whose metrics list
+      // no findings. tl also relaxes a category no pass analysed (no metrics
+      // file) and a system/fusion analysis that found nothing.
+      bool Empty = countPHeadings(Recs, "### ") == 0 &&
+                   !Detail.contains("reasoning-candidate");
+      bool Relaxed;
+      if (Tier == "compute") {
+        auto It = CategoryFindings.find(Stem);
+        Relaxed = It == CategoryFindings.end() ? Empty : It->second == 0;
+      } else {
+        Relaxed = Empty;
+      }
+      tierDoc({Name, Tier, Recs, Detail, !Relaxed,
+               Tier == "compute" ? Stem.str() : ""});
       checkMarkers(T, "L1", R);
     }
   }
@@ -400,7 +532,6 @@ void Validator::level2() {
               "' impact_score " + fixed(Score, 2) +
               " differs from its findings' sum " + fixed(Sum, 2));
   }
-  // Time sanity: Σ compute kernel time vs computation time (WARN).
   if (!Manifest)
     return;
   const json::Object *M = Manifest->getAsObject();
@@ -408,6 +539,19 @@ void Validator::level2() {
   const json::Array *Cats = M ? M->getArray("categories") : nullptr;
   if (!U || !Cats)
     return;
+  // coverage_check (WARN): every manifest category has its findings file.
+  for (const json::Value &CV : *Cats)
+    if (const json::Object *C = CV.getAsObject()) {
+      std::string Rel =
+          ((C->getString("tier") == StringRef("system") ? "system_findings/"
+                                                        : "category_findings/") +
+           C->getString("name").value_or("") + "_findings.md")
+              .str();
+      ++R.Checks;
+      if (!sys::fs::exists(path(Rel)))
+        warn("L2", "coverage_check", Rel + " missing");
+    }
+  // Time sanity: Σ compute kernel time vs computation time (WARN).
   double Comp = U->getNumber("total_time_ms").value_or(0) *
                 U->getNumber("computation_time_percent").value_or(0) / 100;
   double Sum = 0;

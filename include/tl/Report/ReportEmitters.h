@@ -20,6 +20,8 @@ std::unique_ptr<Emitter> createAnalysisMdEmitter();
 std::unique_ptr<Emitter> createReferenceDataEmitter();
 /// performance_breakdown.svg and gpu_timeline.svg.
 std::unique_ptr<Emitter> createChartEmitter();
+/// category_findings/<cat>_findings.md, system_findings/<agent>_findings.md.
+std::unique_ptr<Emitter> createAgentFindingsEmitter();
 
 } // namespace tl
 
