@@ -260,7 +260,15 @@ void renderDetail(raw_ostream &OS, const PItem &P, const ReportModel &M,
   OS << "<a id=\"" << detailAnchor(F.T, N) << "\"></a>\n";
   OS << "<!-- reasoning-candidate tier=" << tierAnchor(F.T) << " rank=" << N
      << " -->\n";
-  OS << "#### " << icon(N) << " P" << N << ": " << Pr.Title << "\n\n";
+  OS << "#### " << icon(N) << " P" << N << ": " << Pr.Title;
+  // Fusion headings carry the sequence's time and instances (§9 item 7).
+  if (F.T == Tier::Fusion) {
+    auto Ms = numericMetric(F, "time_ms");
+    auto Inst = numericMetric(F, "instance_count");
+    if (Ms && Inst)
+      OS << " (" << pyRepr(*Ms) << " ms, " << int64_t(*Inst) << " instances)";
+  }
+  OS << "\n\n";
   OS << "**Identification:** "
      << proseHook(F.Id, "identification", Pr.Identification) << "\n\n";
   OS << "**Data:**\n\n";
@@ -324,6 +332,10 @@ void renderDetail(raw_ostream &OS, const PItem &P, const ReportModel &M,
              << " kernel(s) use measured trace time)";
         OS << "\n";
       }
+      std::string Bound = stringMetric(F, "bound_type"),
+                  Type = stringMetric(F, "fusion_type");
+      if (!Bound.empty() && !Type.empty())
+        OS << "- Fusion pattern: " << Bound << "-bound, " << Type << "\n";
       std::string Conf = stringMetric(F, "confidence");
       if (!Conf.empty())
         OS << "- Confidence: " << Conf << "\n";
