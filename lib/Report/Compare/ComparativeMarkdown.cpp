@@ -48,10 +48,9 @@ std::string platformOf(const ReportContext &Ctx, bool Reference) {
 
 std::string signedFixed(double V, int N) {
   // No "-0.000": a difference that rounds to zero prints unsigned.
-  std::string S = fmt::format("{:+.{}f}", V, N);
-  if (std::stod(S) == 0)
-    S = fmt::format("{:.{}f}", 0.0, N);
-  return S;
+  if (std::fabs(V) < 0.5 * std::pow(10.0, -N))
+    return fmt::format("{:.{}f}", 0.0, N);
+  return fmt::format("{:+.{}f}", V, N);
 }
 
 /// Category share of a trace's computation time (§9 item 2).
