@@ -11,21 +11,35 @@
 
 using namespace tl;
 
+ArgNode ArgValue::resolve() const {
+  if (!S)
+    return ArgNode();
+  if (Member)
+    return S->compactScalar(Node, Member - 1);
+  return S->node(Node);
+}
+
 ArgValue::Type ArgValue::type() const {
-  return S ? S->node(Node).Ty : Type::Null;
+  if (!S)
+    return Type::Null;
+  if (Member)
+    return S->schema(S->node(Node).C.Count)[Member - 1].Ty;
+  return S->node(Node).Ty;
 }
 
 bool ArgValue::getBool() const {
-  return type() == Type::Bool && S->node(Node).I != 0;
+  ArgNode N = resolve();
+  return N.Ty == Type::Bool && N.I != 0;
 }
 
 int64_t ArgValue::getInt() const {
-  switch (type()) {
+  ArgNode N = resolve();
+  switch (N.Ty) {
   case Type::Int:
   case Type::Bool:
-    return S->node(Node).I;
+    return N.I;
   case Type::Double: {
-    double D = S->node(Node).D;
+    double D = N.D;
     if (!(D > -9.2e18 && D < 9.2e18))
       return 0;
     return int64_t(D);
@@ -36,26 +50,28 @@ int64_t ArgValue::getInt() const {
 }
 
 double ArgValue::getDouble() const {
-  switch (type()) {
+  ArgNode N = resolve();
+  switch (N.Ty) {
   case Type::Int:
-    return double(S->node(Node).I);
+    return double(N.I);
   case Type::Double:
-    return S->node(Node).D;
+    return N.D;
   default:
     return 0.0;
   }
 }
 
 llvm::StringRef ArgValue::getString() const {
-  return type() == Type::String ? S->strings().get(S->node(Node).Str)
-                                : llvm::StringRef();
+  ArgNode N = resolve();
+  return N.Ty == Type::String ? S->strings().get(N.Str) : llvm::StringRef();
 }
 
 std::optional<int64_t> ArgValue::asInt() const {
-  if (type() == Type::Int)
-    return S->node(Node).I;
-  if (type() == Type::Double) {
-    double D = S->node(Node).D;
+  ArgNode N = resolve();
+  if (N.Ty == Type::Int)
+    return N.I;
+  if (N.Ty == Type::Double) {
+    double D = N.D;
     if (D > -9.2e18 && D < 9.2e18 && std::trunc(D) == D)
       return int64_t(D);
   }
@@ -69,8 +85,12 @@ std::optional<double> ArgValue::asDouble() const {
 }
 
 size_t ArgValue::size() const {
-  Type T = type();
-  return (T == Type::Array || T == Type::Object) ? S->node(Node).C.Count : 0;
+  if (!S || Member)
+    return 0;
+  const ArgNode &N = S->node(Node);
+  if (N.Ty != Type::Array && N.Ty != Type::Object)
+    return 0;
+  return N.Compact ? S->schema(N.C.Count).size() : N.C.Count;
 }
 
 ArgValue ArgValue::operator[](size_t I) const {
@@ -82,38 +102,30 @@ ArgValue ArgValue::operator[](size_t I) const {
 llvm::StringRef ArgValue::keyAt(size_t I) const {
   if (type() != Type::Object || I >= size())
     return llvm::StringRef();
-  return S->strings().get(S->node(S->node(Node).C.First + uint32_t(I)).Key);
+  const ArgNode &N = S->node(Node);
+  StrId K = N.Compact ? S->schema(N.C.Count)[I].Key
+                      : S->node(N.C.First + uint32_t(I)).Key;
+  return S->strings().get(K);
 }
 
 ArgValue ArgValue::valueAt(size_t I) const {
   if (type() != Type::Object || I >= size())
     return ArgValue();
-  return ArgValue(S, S->node(Node).C.First + uint32_t(I));
-}
-
-static uint32_t findMember(const ArgStore *S, uint32_t Node,
-                           llvm::StringRef Key) {
-  const ArgNode &N = S->node(Node);
-  if (N.Ty != ArgValue::Type::Object)
-    return ~0u;
-  StrId K = S->strings().lookup(Key);
-  if (!K)
-    return ~0u;
-  for (uint32_t I = 0; I < N.C.Count; ++I)
-    if (S->node(N.C.First + I).Key == K)
-      return N.C.First + I;
-  return ~0u;
+  return S->memberAt(Node, uint32_t(I));
 }
 
 ArgValue ArgValue::get(llvm::StringRef Key) const {
-  if (!S)
+  if (type() != Type::Object)
     return ArgValue();
-  uint32_t M = findMember(S, Node, Key);
-  return M == ~0u ? ArgValue() : ArgValue(S, M);
+  return S->memberByKey(Node, S->strings().lookup(Key));
 }
 
 bool ArgValue::hasKey(llvm::StringRef Key) const {
-  return S && findMember(S, Node, Key) != ~0u;
+  if (type() != Type::Object)
+    return false;
+  bool Found = false;
+  S->memberByKey(Node, S->strings().lookup(Key), &Found);
+  return Found;
 }
 
 static void writeJsonString(llvm::raw_ostream &OS, llvm::StringRef Str) {
@@ -183,37 +195,42 @@ std::string ArgValue::toJson() const {
     OS << "null";
     return Out;
   }
-  // Explicit stack of (container node, next child index): no recursion.
+  // Explicit stack of (container, next child index): no recursion.
   struct Frame {
-    uint32_t Node, Next;
+    ArgValue V;
+    uint32_t Next, Size;
+    bool IsObject;
   };
   std::vector<Frame> Stack;
-  auto Emit = [&](uint32_t NId, bool InObject) {
-    const ArgNode &N = S->node(NId);
-    if (InObject) {
-      writeJsonString(OS, S->strings().get(N.Key));
-      OS << ':';
-    }
-    if (N.Ty == Type::Array || N.Ty == Type::Object) {
-      OS << (N.Ty == Type::Array ? '[' : '{');
-      Stack.push_back({NId, 0});
+  auto Emit = [&](const ArgValue &V) {
+    Type T = V.type();
+    if (T == Type::Array || T == Type::Object) {
+      OS << (T == Type::Array ? '[' : '{');
+      Stack.push_back({V, 0, uint32_t(V.size()), T == Type::Object});
     } else {
-      writeScalar(OS, *S, N);
+      writeScalar(OS, *S, V.resolve());
     }
   };
-  Emit(Node, false);
+  Emit(*this);
   while (!Stack.empty()) {
     Frame &F = Stack.back();
-    const ArgNode &N = S->node(F.Node);
-    if (F.Next == N.C.Count) {
-      OS << (N.Ty == Type::Array ? ']' : '}');
+    if (F.Next == F.Size) {
+      OS << (F.IsObject ? '}' : ']');
       Stack.pop_back();
       continue;
     }
     if (F.Next)
       OS << ',';
-    uint32_t Child = N.C.First + F.Next++;
-    Emit(Child, N.Ty == Type::Object);
+    uint32_t I = F.Next++;
+    if (F.IsObject) {
+      writeJsonString(OS, F.V.keyAt(I));
+      OS << ':';
+      ArgValue C = F.V.valueAt(I);
+      Emit(C);
+    } else {
+      ArgValue C = F.V[I];
+      Emit(C);
+    }
   }
   return Out;
 }

@@ -49,15 +49,11 @@ TrackId Trace::track(EventId E) const { return S->TrackOf[E]; }
 ArgValue Trace::args(EventId E) const { return S->Args.value(S->ArgsNode[E]); }
 
 std::optional<ArgValue> Trace::Storage::arg(EventId E, StrId Key) const {
-  if (!Key)
+  bool Found = false;
+  ArgValue V = Args.memberByKey(ArgsNode[E], Key, &Found);
+  if (!Found)
     return std::nullopt;
-  const ArgNode &N = Args.node(ArgsNode[E]);
-  if (N.Ty != ArgValue::Type::Object)
-    return std::nullopt;
-  for (uint32_t I = 0; I < N.C.Count; ++I)
-    if (Args.node(N.C.First + I).Key == Key)
-      return Args.value(N.C.First + I);
-  return std::nullopt;
+  return V;
 }
 
 std::optional<int64_t> Trace::correlation(EventId E) const {

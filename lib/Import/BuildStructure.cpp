@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <tuple>
 
 using namespace tl;
 
@@ -178,14 +179,35 @@ void linkGpu(Trace::Storage &S, ImportState &State,
       if (F.IsStart)
         Starts[F.Id] = true;
       else
-        Ends[F.Id] = State.findTrack(F.Pid, F.Tid);
+        Ends[F.Id] = State.findTrack(State.FlowTracks[F.Where].first,
+                                     State.FlowTracks[F.Where].second);
     }
-    // ptl[(track, link)] = last event with that key (spec 2.3).
-    llvm::DenseMap<std::pair<TrackId, int64_t>, EventId> Ptl;
+    State.Flows.clear();
+    State.Flows.shrink_to_fit();
+    // ptl[(track, link)] = last event with that key (spec 2.3): a sorted
+    // (link, track, event) list is half the size of a hash map.
+    struct PtlEntry {
+      int64_t Link;
+      TrackId Track;
+      EventId E;
+      bool operator<(const PtlEntry &O) const {
+        return std::tie(Link, Track, E) < std::tie(O.Link, O.Track, O.E);
+      }
+    };
+    std::vector<PtlEntry> Ptl;
     for (EventId E = 0; E < S.size(); ++E)
       if (auto L = S.intArg(E, Key))
         if (indexable(*L))
-          Ptl[{S.TrackOf[E], *L}] = E;
+          Ptl.push_back({*L, S.TrackOf[E], E});
+    std::sort(Ptl.begin(), Ptl.end());
+    auto FindPtl = [&](TrackId T, int64_t L) -> EventId {
+      auto It = std::upper_bound(Ptl.begin(), Ptl.end(),
+                                 PtlEntry{L, T, NoEvent});
+      if (It == Ptl.begin() || std::prev(It)->Link != L ||
+          std::prev(It)->Track != T)
+        return NoEvent;
+      return std::prev(It)->E;
+    };
     for (EventId R : Runtime) {
       auto L = S.intArg(R, Key);
       if (!L || !indexable(*L))
@@ -201,9 +223,9 @@ void linkGpu(Trace::Storage &S, ImportState &State,
       auto EIt = Ends.find(*L);
       if (EIt == Ends.end() || EIt->second == ~0u)
         continue;
-      auto PIt = Ptl.find({EIt->second, *L});
-      if (PIt != Ptl.end())
-        Attach(R, PIt->second);
+      EventId G = FindPtl(EIt->second, *L);
+      if (G != NoEvent)
+        Attach(R, G);
     }
   } else {
     // No flows at all: link by a unique runtime event with the same value.
@@ -368,6 +390,7 @@ void tl::buildStructure(Trace::Storage &S, ImportState &State) {
   chooseLinkKey(S);
   S.Parent.assign(S.size(), NoEvent);
   std::vector<std::pair<EventId, EventId>> Edges;
+  Edges.reserve(S.size()); // at most one parent per event
   buildHostTree(S, Edges);
   linkGpu(S, State, Edges);
   buildChildren(S, Edges);

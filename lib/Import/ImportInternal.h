@@ -13,12 +13,15 @@
 
 namespace tl {
 
-/// One `ac2g` flow endpoint (ph s or f), kept until linking.
+/// One `ac2g` flow endpoint (ph s or f), kept until linking. The (pid, tid)
+/// of the endpoint is an index into ImportState::FlowTracks (few distinct
+/// pairs), so a record is 16 bytes.
 struct FlowRecord {
   int64_t Id;
-  TrackPart Pid, Tid;
+  uint32_t Where;
   bool IsStart;
 };
+static_assert(sizeof(FlowRecord) == 16, "FlowRecord must stay 16 bytes");
 
 /// One metadata (ph M) record, applied to tracks after parsing.
 struct MetaRecord {
@@ -30,6 +33,12 @@ struct MetaRecord {
 /// What the SAX pass hands to the structure builder.
 struct ImportState {
   std::vector<FlowRecord> Flows;
+  /// Distinct (pid, tid) pairs of flow endpoints.
+  std::vector<std::pair<TrackPart, TrackPart>> FlowTracks;
+  llvm::DenseMap<std::tuple<int64_t, int64_t, unsigned>, uint32_t>
+      FlowTrackIndex;
+  /// Index of (Pid, Tid) in FlowTracks, adding it when new.
+  uint32_t flowTrack(const TrackPart &Pid, const TrackPart &Tid);
   std::vector<MetaRecord> Meta;
   /// (pid, tid, string flags) -> track.
   llvm::DenseMap<std::tuple<int64_t, int64_t, unsigned>, TrackId> TrackIndex;

@@ -48,6 +48,14 @@ TrackId ImportState::getOrAddTrack(Trace::Storage &S, const TrackPart &Pid,
   return It->second;
 }
 
+uint32_t ImportState::flowTrack(const TrackPart &Pid, const TrackPart &Tid) {
+  auto [It, Inserted] =
+      FlowTrackIndex.try_emplace(trackKey(Pid, Tid), FlowTracks.size());
+  if (Inserted)
+    FlowTracks.push_back({Pid, Tid});
+  return It->second;
+}
+
 TrackId ImportState::findTrack(const TrackPart &Pid,
                                const TrackPart &Tid) const {
   auto It = TrackIndex.find(trackKey(Pid, Tid));
@@ -434,8 +442,7 @@ private:
     HasPh = HasName = HasCat = HasTs = HasDur = HasId = false;
     Pid = Tid = TrackPart();
     CurArgs = 0;
-    S.Args.Nodes.commit();
-    ArgMark = S.Args.Nodes.size();
+    ArgMark = S.Args.mark();
     Name.clear();
     Cat.clear();
   }
@@ -521,11 +528,11 @@ private:
     return "event " + std::to_string(S.Stats.TotalEntries - 1) + ": ";
   }
 
-  void dropArgs() { S.Args.Nodes.truncate(ArgMark); }
+  void dropArgs() { S.Args.truncate(ArgMark); }
 
   bool endEvent() {
     uint64_t Uid = S.Stats.TotalEntries++;
-    if (Uid >= UINT32_MAX || S.Args.Nodes.size() >= UINT32_MAX - (1u << 20))
+    if (Uid >= UINT32_MAX || S.Args.nearlyFull())
       return fail("expected fewer than 2^32 trace events and args values");
     if (!HasPh) {
       ++S.Stats.OtherPhases;
@@ -546,7 +553,8 @@ private:
           State.warn(S, where() + "flow without an integer \"id\"; ignored");
           return true;
         }
-        State.Flows.push_back({FlowId, Pid, Tid, Ph == 's'});
+        State.Flows.push_back(
+            {FlowId, Ph == 's' ? 0u : State.flowTrack(Pid, Tid), Ph == 's'});
       }
       return true;
     }
@@ -661,7 +669,7 @@ private:
   TrackPart Pid, Tid;
   int64_t FlowId = 0;
   uint32_t CurArgs = 0;
-  size_t ArgMark = 0;
+  ArgStore::Mark ArgMark{0, 0};
   TrackPart LastPid, LastTid;
   TrackId LastTrack = ~0u;
 

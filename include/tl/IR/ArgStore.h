@@ -4,6 +4,13 @@
 // Array elements and object members are stored contiguously; each object
 // member node carries its key in `Key`. Node 0 is a shared Null.
 //
+// The outermost args object of each event is stored compactly instead: its
+// member keys and types form a *schema* interned once per distinct layout
+// (every cpu_op of a trace has the same few), and the member values are
+// packed into 32-bit words (int32/bool/string id/child node: 1 word; other
+// ints and doubles: 2 words; null: none). A cpu_op's args thus cost about
+// 16 + 4 x members bytes instead of 16 x (members + 1).
+//
 //===----------------------------------------------------------------------===//
 #ifndef TL_IR_ARGSTORE_H
 #define TL_IR_ARGSTORE_H
@@ -11,6 +18,7 @@
 #include "tl/IR/ArgValue.h"
 #include "tl/IR/StringPool.h"
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseMap.h"
 
 #include <cstdint>
@@ -21,6 +29,9 @@ namespace tl {
 
 struct ArgNode {
   ArgValue::Type Ty = ArgValue::Type::Null;
+  /// Object stored as (schema, packed words): C.First is the first word,
+  /// C.Count the schema id (see ArgStore::schema()).
+  bool Compact = false;
   uint32_t Key = 0; // member key (StrId) when the node is an object member
   union {
     int64_t I; // Int, Bool
@@ -32,6 +43,15 @@ struct ArgNode {
   };
   ArgNode() : I(0) {}
 };
+
+/// One member of a compact object's schema.
+struct SchemaMember {
+  StrId Key;
+  ArgValue::Type Ty;
+  uint8_t Words;   // 0 (null), 1 (int32, bool, string, container node), 2
+  uint16_t Offset; // first word of the value, relative to the object's
+};
+static_assert(sizeof(SchemaMember) == 8, "SchemaMember must stay 8 bytes");
 static_assert(sizeof(ArgNode) == 16, "ArgNode must stay 16 bytes");
 
 /// Append-only node array in fixed 1 MiB segments: growing never copies or
@@ -116,18 +136,109 @@ private:
   size_t Size = 0;
 };
 
+/// Append-only 32-bit words in 1 MiB segments; an allocation never
+/// straddles two segments, so a compact object's words are contiguous.
+class WordVector {
+public:
+  static constexpr unsigned SegBits = 18;
+  static constexpr uint32_t SegSize = 1u << SegBits;
+
+  uint64_t size() const { return Size; }
+  const uint32_t *at(uint32_t I) const {
+    return &Segs[I >> SegBits][I & (SegSize - 1)];
+  }
+  /// Room for N <= SegSize words; returns the index of the first.
+  uint32_t allocate(uint32_t N) {
+    if (N == 0)
+      return uint32_t(Size);
+    uint64_t Off = Size & (SegSize - 1);
+    if (Size == uint64_t(Segs.size()) << SegBits || Off + N > SegSize) {
+      Size = uint64_t(Segs.size()) << SegBits;
+      Segs.push_back(std::make_unique<uint32_t[]>(SegSize));
+    }
+    uint32_t First = uint32_t(Size);
+    Size += N;
+    return First;
+  }
+  uint32_t *mut(uint32_t I) { return &Segs[I >> SegBits][I & (SegSize - 1)]; }
+  void truncate(uint64_t N) {
+    if (N < Size)
+      Size = N;
+  }
+  size_t memoryBytes() const {
+    return Segs.size() * SegSize * sizeof(uint32_t);
+  }
+
+private:
+  std::vector<std::unique_ptr<uint32_t[]>> Segs;
+  uint64_t Size = 0;
+};
+
 class ArgStore {
 public:
+  /// Objects with more members are stored as plain nodes.
+  static constexpr uint32_t MaxCompactMembers = 1024;
+
   explicit ArgStore(StringPool *Strings) : Strings(Strings) {
     Nodes.push_back(ArgNode()); // node 0: Null
   }
   ArgValue value(uint32_t Node) const { return ArgValue(this, Node); }
   const ArgNode &node(uint32_t N) const { return Nodes[N]; }
   const StringPool &strings() const { return *Strings; }
-  size_t memoryBytes() const { return Nodes.memoryBytes(); }
+  size_t memoryBytes() const {
+    return Nodes.memoryBytes() + Words.memoryBytes() +
+           SchemaMembers.capacity() * sizeof(SchemaMember) +
+           Schemas.capacity() * sizeof(SchemaRange) +
+           SchemaIndex.getMemorySize();
+  }
+
+  /// Members of compact schema Id.
+  llvm::ArrayRef<SchemaMember> schema(uint32_t Id) const {
+    const SchemaRange &R = Schemas[Id];
+    return llvm::ArrayRef<SchemaMember>(SchemaMembers).slice(R.First, R.Count);
+  }
+  /// Member I of object node Obj (plain or compact) as a value.
+  ArgValue memberAt(uint32_t Obj, uint32_t I) const;
+  /// Member with key K of object node Obj; a null view when absent.
+  ArgValue memberByKey(uint32_t Obj, StrId K, bool *Found = nullptr) const;
+  /// Decoded scalar of member I of compact object Obj (Key = 0).
+  ArgNode compactScalar(uint32_t Obj, uint32_t I) const;
+
+  /// Store the members [R, R + Count) of an object compactly; returns the
+  /// object node (not yet pushed: the caller places it).
+  ArgNode makeCompact(const ArgNode *R, uint32_t Count);
+
+  /// Everything appended since mark() can be dropped with truncate().
+  struct Mark {
+    size_t Nodes;
+    uint64_t Words;
+  };
+  Mark mark() {
+    Nodes.commit();
+    return {Nodes.size(), Words.size()};
+  }
+  void truncate(const Mark &M) {
+    Nodes.truncate(M.Nodes);
+    Words.truncate(M.Words);
+  }
+  /// Node or word index space nearly used up (imports must stop).
+  bool nearlyFull() const {
+    return Nodes.size() >= UINT32_MAX - (1u << 20) ||
+           Words.size() >= UINT32_MAX - (1u << 20);
+  }
 
   NodeVector Nodes;
+  WordVector Words;
   StringPool *Strings;
+
+private:
+  struct SchemaRange {
+    uint32_t First, Count;
+  };
+  uint32_t internSchema(const SchemaMember *M, uint32_t Count);
+  std::vector<SchemaMember> SchemaMembers;
+  std::vector<SchemaRange> Schemas;
+  llvm::DenseMap<uint64_t, uint32_t> SchemaIndex; // layout hash -> schema
 };
 
 /// Builds values bottom-up from SAX-like calls without recursion. Scalars and
@@ -176,10 +287,16 @@ public:
     N.Key = F.Key;
     // Nested containers (shapes, type lists, ...) repeat a lot: share one
     // copy of identical child ranges. Outermost args objects are unique
-    // (they carry ids), so they are not indexed.
+    // (they carry ids), so they are not indexed but stored compactly.
     if (!Open.empty() && Count)
       N.C.First = S.Nodes.internRange(&Scratch[F.Start], Count);
-    else {
+    else if (!Open.empty())
+      N.C.First = 0; // every empty container is the same value
+    else if (F.IsObject && Count <= ArgStore::MaxCompactMembers) {
+      uint32_t Key = N.Key;
+      N = S.makeCompact(&Scratch[F.Start], Count);
+      N.Key = Key;
+    } else {
       N.C.First = uint32_t(S.Nodes.size());
       S.Nodes.append(Scratch.begin() + F.Start, Scratch.end());
     }

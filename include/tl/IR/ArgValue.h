@@ -17,6 +17,7 @@
 namespace tl {
 
 class ArgStore;
+struct ArgNode;
 
 class ArgValue {
 public:
@@ -24,6 +25,9 @@ public:
 
   ArgValue() = default;
   ArgValue(const ArgStore *S, uint32_t Node) : S(S), Node(Node) {}
+  /// Scalar member Member - 1 of the compact object Node (ArgStore only).
+  ArgValue(const ArgStore *S, uint32_t Node, uint32_t Member)
+      : S(S), Node(Node), Member(Member) {}
 
   Type type() const;
   bool isNull() const { return type() == Type::Null; }
@@ -59,8 +63,12 @@ public:
   explicit operator bool() const { return S != nullptr; }
 
 private:
+  /// The node this view denotes (decoded for a compact object's member).
+  ArgNode resolve() const;
+
   const ArgStore *S = nullptr;
   uint32_t Node = 0;
+  uint32_t Member = 0; // 0: Node itself; else a compact object's member
 };
 
 } // namespace tl

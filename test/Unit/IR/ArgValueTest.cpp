@@ -97,9 +97,12 @@ TEST_F(Fixture, IdenticalNestedRangesAreShared) {
   };
   ArgValue A = Build(1);
   size_t After1 = S.Nodes.size();
+  uint64_t Words1 = S.Words.size();
   ArgValue C = Build(2);
-  // Second object: 2 members + root node, the shape list is reused.
-  EXPECT_EQ(S.Nodes.size(), After1 + 3);
+  // Second object: one compact root node and 2 words (the id, the shape
+  // list's node); the shape list itself is reused.
+  EXPECT_EQ(S.Nodes.size(), After1 + 1);
+  EXPECT_EQ(S.Words.size(), Words1 + 2);
   EXPECT_EQ(A.get("Input Dims").toJson(), "[128,256]");
   EXPECT_EQ(C.get("Input Dims").toJson(), "[128,256]");
   EXPECT_EQ(C.get("id").getInt(), 2);
@@ -122,4 +125,71 @@ TEST_F(Fixture, DeepNestingIsIterative) {
 TEST_F(Fixture, StringEscapesInJson) {
   B.string(P.intern("a\"b\\c\n\x01"));
   EXPECT_EQ(S.value(B.finish()).toJson(), "\"a\\\"b\\\\c\\n\\u0001\"");
+}
+
+TEST_F(Fixture, CompactObjectKeepsEveryValue) {
+  // Outermost objects are stored as (schema, words): check each width.
+  auto Build = [&](int64_t Big) {
+    B.startContainer(true);
+    B.key(P.intern("small"));
+    B.integer(-5);
+    B.key(P.intern("big"));
+    B.integer(Big);
+    B.key(P.intern("d"));
+    B.real(0.1);
+    B.key(P.intern("s"));
+    B.string(P.intern("str"));
+    B.key(P.intern("t"));
+    B.boolean(true);
+    B.key(P.intern("n"));
+    B.null();
+    B.key(P.intern("grid"));
+    B.startContainer(false);
+    B.integer(1);
+    B.endContainer();
+    B.key(P.intern("o"));
+    B.startContainer(true);
+    B.key(P.intern("k"));
+    B.integer(3);
+    B.endContainer();
+    B.endContainer();
+    return S.value(B.finish());
+  };
+  ArgValue V = Build(int64_t(1) << 40);
+  uint64_t Words1 = S.Words.size();
+  ArgValue W = Build(-(int64_t(1) << 40));
+  // 1 (small) + 2 (big) + 2 (d) + 1 (s) + 1 (t) + 0 (n) + 1 + 1 (nodes).
+  EXPECT_EQ(S.Words.size() - Words1, 9u);
+  ASSERT_TRUE(V.isObject());
+  EXPECT_EQ(V.size(), 8u);
+  EXPECT_EQ(V.keyAt(1), "big");
+  EXPECT_EQ(V.get("small").getInt(), -5);
+  EXPECT_EQ(*V.get("big").asInt(), int64_t(1) << 40);
+  EXPECT_EQ(*W.get("big").asInt(), -(int64_t(1) << 40));
+  EXPECT_EQ(V.get("d").getDouble(), 0.1);
+  EXPECT_TRUE(V.get("d").isDouble());
+  EXPECT_EQ(V.get("s").getString(), "str");
+  EXPECT_TRUE(V.get("t").getBool());
+  EXPECT_TRUE(V.get("n").isNull());
+  EXPECT_TRUE(V.hasKey("n"));
+  EXPECT_FALSE(V.hasKey("missing"));
+  EXPECT_EQ(V.valueAt(6)[0].getInt(), 1);
+  EXPECT_EQ(V.get("o").get("k").getInt(), 3);
+  EXPECT_EQ(V.get("small").size(), 0u);
+  EXPECT_EQ(V.toJson(),
+            "{\"small\":-5,\"big\":1099511627776,\"d\":0.1,\"s\":\"str\","
+            "\"t\":true,\"n\":null,\"grid\":[1],\"o\":{\"k\":3}}");
+}
+
+TEST_F(Fixture, TruncateDropsCompactObjects) {
+  ArgStore::Mark M = S.mark();
+  B.startContainer(true);
+  B.key(P.intern("x"));
+  B.integer(1);
+  B.endContainer();
+  B.finish();
+  EXPECT_GT(S.Words.size(), M.Words);
+  S.truncate(M);
+  EXPECT_EQ(S.Nodes.size(), M.Nodes);
+  EXPECT_EQ(S.Words.size(), M.Words);
 }
