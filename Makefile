@@ -9,6 +9,10 @@
 #                     regression inputs, then fuzzes the importer for
 #                     FUZZ_SECONDS (default 120)
 #   make check-all  - check + check-asan + check-tsan + fuzz
+# Performance (docs/performance.md):
+#   make bench      - Release build in build-bench, tl-gen 1 GB + 4 GB inputs
+#                     and the shared traces, median of 5 runs per stage;
+#                     BENCH_ARGS passes options, e.g. BENCH_ARGS=--quick
 BUILD ?= build
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
@@ -82,6 +86,9 @@ fuzz: deps
 	  -artifact_prefix=$(FUZZ_BUILD)/artifacts/ -print_final_stats=1
 
 check-all: check check-asan check-tsan fuzz
+
+bench:
+	bash bench/run.sh $(BENCH_ARGS)
 
 clean:
 	rm -rf $(BUILD)

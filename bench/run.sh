@@ -16,8 +16,13 @@
 #                      vs one-stream traces with the same number of events)
 #   --stress-events=N  events per stress trace (default 5000000)
 #   --no-shared        skip the shared real traces
-#   --build-dir=DIR    reuse an existing build instead of build-bench
+#   --build-dir=DIR    build in (or reuse) DIR instead of build-bench
+#   --no-build         do not (re)build; use the binaries in the build dir
 #   --keep             keep the generated traces (printed at the end)
+#   --work=DIR         generate traces into DIR and keep them; traces already
+#                      there (from an earlier --work=DIR run) are reused
+#
+# One command from a clean checkout: `make bench` (= bench/run.sh).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -29,6 +34,8 @@ STRESS=0
 STRESS_EVENTS=5000000
 SHARED=1
 KEEP=0
+BUILD_IT=1
+WORK=""
 for A in "$@"; do
   case "$A" in
     --sizes=*) SIZES="${A#*=}" ;;
@@ -39,7 +46,9 @@ for A in "$@"; do
     --no-shared) SHARED=0 ;;
     --build-dir=*) BUILD="${A#*=}" ;;
     --keep) KEEP=1 ;;
-    -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
+    --no-build) BUILD_IT=0 ;;
+    --work=*) WORK="${A#*=}"; KEEP=1 ;;
+    -h|--help) sed -n '2,25p' "$0"; exit 0 ;;
     *) echo "bench/run.sh: error: unknown option $A" >&2; exit 1 ;;
   esac
 done
@@ -49,15 +58,28 @@ if [[ $QUICK == 1 ]]; then
   [[ "$*" == *--stress-events=* ]] || STRESS_EVENTS=300000
 fi
 
-if [[ ! -x "$BUILD/bin/tl-opt" || ! -x "$BUILD/bin/tl-gen" || ! -x "$BUILD/bin/tl-floor" ]]; then
-  echo "bench: building Release in $BUILD" >&2
-  cmake -S "$ROOT" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DTL_BUILD_TESTS=OFF >&2
-  cmake --build "$BUILD" -j "$(nproc)" --target tl-opt tl-gen tl-floor >&2
-  # Built-in plugins live next to tl-opt; build everything else that is cheap.
-  cmake --build "$BUILD" -j "$(nproc)" >&2 || true
+# Always (re)build: a no-op when up to date, and never a stale binary.
+if [[ $BUILD_IT == 1 && ! -f "$BUILD/build.ninja" && ! -f "$BUILD/Makefile" ]]; then
+  echo "bench: configuring Release in $BUILD" >&2
+  GEN=()
+  command -v ninja > /dev/null && GEN=(-G Ninja)
+  cmake -S "$ROOT" -B "$BUILD" "${GEN[@]}" -DCMAKE_BUILD_TYPE=Release \
+    -DTL_BUILD_TESTS=OFF >&2
 fi
+if [[ $BUILD_IT == 1 ]]; then
+  echo "bench: building tl-opt, tl-gen, tl-floor and the passes in $BUILD" >&2
+  # Everything (built-in pass plugins live next to tl-opt); tests are off.
+  cmake --build "$BUILD" -j "$(nproc)" >&2
+fi
+for T in tl-opt tl-gen tl-floor; do
+  [[ -x "$BUILD/bin/$T" ]] || { echo "bench/run.sh: error: $BUILD/bin/$T missing" >&2; exit 1; }
+done
 
-WORK="$(mktemp -d "${TMPDIR:-/tmp}/tl-bench.XXXXXX")"
+if [[ -n "$WORK" ]]; then
+  mkdir -p "$WORK"
+else
+  WORK="$(mktemp -d "${TMPDIR:-/tmp}/tl-bench.XXXXXX")"
+fi
 cleanup() { [[ $KEEP == 1 ]] && echo "bench: traces kept in $WORK" >&2 || rm -rf "$WORK"; }
 trap cleanup EXIT
 
@@ -73,11 +95,15 @@ IFS=',' read -r -a SZ <<< "$SIZES"
 for S in "${SZ[@]}"; do
   MB=$(python3 -c "print(int(float('$S') * 1000))")
   F="$WORK/tlgen_${S}GB.json"
-  echo "bench: generating $F ($MB MB)" >&2
-  # 8 layers of a 2048-wide model with 2 ranks: GEMM, attention, norms,
-  # elementwise, memcpys and collectives in realistic proportions.
-  "$BUILD/bin/tl-gen" -o "$F" --target-mb="$MB" --layers=8 --hidden=2048 \
-    --heads=16 --seq=1024 --ranks=2 --seed=1 --print-stats 2> "$F.stats"
+  if [[ -s "$F" && -s "$F.stats" ]]; then
+    echo "bench: reusing $F" >&2
+  else
+    echo "bench: generating $F ($MB MB)" >&2
+    # 8 layers of a 2048-wide model with 2 ranks: GEMM, attention, norms,
+    # elementwise, memcpys and collectives in realistic proportions.
+    "$BUILD/bin/tl-gen" -o "$F" --target-mb="$MB" --layers=8 --hidden=2048 \
+      --heads=16 --seq=1024 --ranks=2 --seed=1 --print-stats 2> "$F.stats"
+  fi
   INPUTS+=("$F")
 done
 

@@ -15,7 +15,20 @@
 #include "tl/Analysis/AnalysisManager.h"
 #include "tl/Analysis/Compare/TraceDiff.h"
 #include "tl/Analysis/ArchSpec.h"
+#include "tl/Analysis/CollectiveSummary.h"
+#include "tl/Analysis/Compute/CategoryAnalyzer.h"
+#include "tl/Analysis/FusionCandidates.h"
+#include "tl/Analysis/GpuTimeline.h"
+#include "tl/Analysis/KernelSummary.h"
+#include "tl/Analysis/LaunchStats.h"
+#include "tl/Analysis/MultiKernelData.h"
+#include "tl/Analysis/OpTable.h"
+#include "tl/Analysis/PerfSheets.h"
+#include "tl/Analysis/Recompute.h"
+#include "tl/Analysis/ShortKernels.h"
 #include "tl/Analysis/TraceQuality.h"
+#include "tl/Analysis/UnifiedPerfTable.h"
+#include "tl/Analysis/WorkloadInfo.h"
 #include "tl/IR/Printer.h"
 #include "tl/IR/Trace.h"
 #include "tl/IR/Verifier.h"
@@ -38,6 +51,7 @@
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
+#include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/TimeProfiler.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
@@ -162,6 +176,14 @@ struct Options {
       "print-ir", cl::desc("Print the imported IR to stdout and exit "
                            "(=summary for counts only)"),
       cl::ValueOptional, cl::value_desc("summary"), cl::cat(Debug)};
+  cl::opt<std::string> StopAfter{
+      "stop-after",
+      cl::desc("Stop after a stage, writing no report (for benchmarks): "
+               "'import' (parse and link), 'analyses' (also compute the "
+               "quality gate and every analysis the built-in passes of the "
+               "pipeline and the reports use), 'passes' (also run the "
+               "passes)"),
+      cl::value_desc("import|analyses|passes"), cl::cat(Debug)};
   cl::opt<bool> VerifyIR{"verify-ir",
                          cl::desc("Check IR invariants after import"),
                          cl::cat(Debug)};
@@ -214,6 +236,51 @@ bool showProgress(const Options &O) {
   return errs().is_displayed();
 }
 
+/// --stop-after=analyses: compute what the built-in passes in Passes and
+/// the report emitters would ask the AnalysisManager for (each analysis
+/// pulls its own dependencies), on up to Threads threads.
+void computeAnalyses(AnalysisManager &AM, ArrayRef<std::string> Passes,
+                     unsigned Threads) {
+  std::vector<std::function<void()>> Jobs;
+  auto Need = [&](auto Get) { Jobs.push_back(Get); };
+  auto Has = [&](StringRef N) { return llvm::is_contained(Passes, N); };
+  // Reports (analysis.md, perf_report_csvs, findings.json).
+  Need([&] { AM.get<UnifiedPerfTable>(); });
+  Need([&] { AM.get<PerfSheets>(); });
+  Need([&] { AM.get<OpTable>(); });
+  Need([&] { AM.get<KernelSummary>(); });
+  Need([&] { AM.get<CollectiveSummary>(); });
+  Need([&] { AM.get<ShortKernels>(); });
+  Need([&] { AM.get<RecomputeMarks>(); });
+  Need([&] { AM.get<WorkloadInfo>(); });
+  Need([&] { AM.get<GpuTimeline>(); });
+  if (Has("kernel-fusion"))
+    Need([&] { AM.get<FusionCandidates>(); });
+  if (Has("cpu-idle"))
+    Need([&] { AM.get<LaunchStats>(); });
+  if (Has("multi-kernel"))
+    Need([&] { AM.get<MultiKernelData>(); });
+  if (Has("compare"))
+    Need([&] { AM.get<TraceDiff>(); });
+  for (StringRef C : {"gemm", "sdpa", "elementwise", "norm", "reduce", "conv",
+                      "moe", "triton", "other"})
+    if (Has(C)) {
+      Need([&] { AM.get<compute::ComputeInput>(); });
+      break;
+    }
+  if (Threads == 0)
+    Threads = hardware_concurrency().compute_thread_count();
+  if (Threads <= 1) {
+    for (auto &J : Jobs)
+      J();
+    return;
+  }
+  DefaultThreadPool Pool(hardware_concurrency(Threads));
+  for (auto &J : Jobs)
+    Pool.async(J);
+  Pool.wait();
+}
+
 std::string dataDir(StringRef Argv0) {
   std::string Exe = sys::fs::getMainExecutable(Argv0.data(), nullptr);
   SmallString<256> D(sys::path::parent_path(Exe));
@@ -228,7 +295,7 @@ void releaseOptionNames() {
       "config", "arch", "include-unlinked", "pass-pipeline",
       "load-pass-plugin", "no-builtin-passes", "threads", "list-passes",
       "dump-pass-pipeline", "o", "quiet", "fail-on", "validate-report",
-      "print-ir", "verify-ir",
+      "print-ir", "stop-after", "verify-ir",
       "verify-findings", "timing", "timing-format", "pass-statistics",
       "time-trace"};
   StringMap<cl::Option *> &Map = cl::getRegisteredOptions();
@@ -302,6 +369,11 @@ int run(int argc, char **argv) {
   std::string OutDir = O.OutDir;
   if (Cfg.Output && !O.OutDir.getNumOccurrences())
     OutDir = *Cfg.Output;
+  StringRef StopAfter = O.StopAfter;
+  if (O.StopAfter.getNumOccurrences() && StopAfter != "import" &&
+      StopAfter != "analyses" && StopAfter != "passes")
+    return fail("--stop-after must be 'import', 'analyses' or 'passes', got "
+                "'" + StopAfter + "'");
   if (O.TimingFormat != "text" && O.TimingFormat != "json")
     return fail("--timing-format must be 'text' or 'json', got '" +
                 O.TimingFormat + "'");
@@ -485,6 +557,8 @@ int run(int argc, char **argv) {
                     O.PrintIR + "'");
       continue;
     }
+    if (StopAfter == "import")
+      continue;
 
     // A fresh set of pass instances for every trace.
     auto P = makePipeline();
@@ -522,6 +596,15 @@ int run(int argc, char **argv) {
           WithColor::warning(errs(), "tl-opt") << TracePath << ": " << N
                                                << "\n";
     }
+    if (StopAfter == "analyses") {
+      std::vector<std::string> Names;
+      for (const std::unique_ptr<Pass> &Pass : P->passes())
+        Names.push_back(Pass->getArgument().str());
+      computeAnalyses(AM, Names, Threads);
+      if (O.Timing)
+        printTiming(errs(), {}, AM, 0, O.TimingFormat == "json");
+      continue;
+    }
     PassManager PM(std::move(*P));
     PassManagerOptions PMOpts;
     PMOpts.Threads = Threads;
@@ -551,6 +634,11 @@ int run(int argc, char **argv) {
       errs() << "tl-opt: error: pass '" << F.Pass << "' failed: " << F.Message
              << "\n";
 
+    if (StopAfter == "passes") {
+      if (!Failed.empty())
+        Exit = 2;
+      continue;
+    }
     if (O.VerifyFindingsFile.getNumOccurrences()) {
       std::string File = O.VerifyFindingsFile;
       if (File.empty())
