@@ -146,6 +146,15 @@ std::vector<std::string> canonicalRow(const json::Object &Op) {
           Efficiency,                       Bound};
 }
 
+/// "<Brief Title> (<library>)", the suffix omitted for Unknown (§9 item 4);
+/// the detailed heading repeats it (item 7).
+std::string cardTitle(const PItem &P, const Prose &Pr) {
+  std::string Lib = stringMetric(*P.F, "library");
+  if (P.F->T == Tier::Compute && !Lib.empty() && Lib != "Unknown")
+    return Pr.Title + " (" + Lib + ")";
+  return Pr.Title;
+}
+
 } // namespace
 
 std::vector<std::vector<std::string>>
@@ -201,11 +210,7 @@ void renderCard(raw_ostream &OS, const PItem &P, const ReportModel &M,
   const Finding &F = *P.F;
   unsigned N = Where.Number ? Where.Number : P.Rank;
   Prose Pr = writeProse(P, M);
-  OS << "### " << icon(N) << " P" << N << ": " << Pr.Title;
-  std::string Lib = stringMetric(F, "library");
-  if (F.T == Tier::Compute && !Lib.empty() && Lib != "Unknown")
-    OS << " (" << Lib << ")";
-  OS << "\n\n";
+  OS << "### " << icon(N) << " P" << N << ": " << cardTitle(P, Pr) << "\n\n";
   OS << "**Insight**: " << proseHook(F.Id, "insight", Pr.Insight) << "\n\n";
   OS << "**Action**: " << proseHook(F.Id, "action", Pr.Action) << "\n\n";
   OS << "<!-- impact-begin kind=p_item";
@@ -260,7 +265,7 @@ void renderDetail(raw_ostream &OS, const PItem &P, const ReportModel &M,
   OS << "<a id=\"" << detailAnchor(F.T, N) << "\"></a>\n";
   OS << "<!-- reasoning-candidate tier=" << tierAnchor(F.T) << " rank=" << N
      << " -->\n";
-  OS << "#### " << icon(N) << " P" << N << ": " << Pr.Title;
+  OS << "#### " << icon(N) << " P" << N << ": " << cardTitle(P, Pr);
   // Fusion headings carry the sequence's time and instances (§9 item 7).
   if (F.T == Tier::Fusion) {
     auto Ms = numericMetric(F, "time_ms");

@@ -86,6 +86,14 @@ Prose writeProse(const PItem &P, const ReportModel &M) {
   Prose R;
   std::string Cat = M.displayName(P.CategoryKey);
   R.Title = F.Title.empty() ? Cat + " finding" : F.Title;
+  // The card appends " (<library>)" itself, and omits it for Unknown (§9
+  // item 4): drop the suffix when a pass already wrote it into its title.
+  std::string Lib = stringMetric(F, "library");
+  if (!Lib.empty()) {
+    std::string Suffix = " (" + Lib + ")";
+    if (StringRef(R.Title).ends_with(Suffix) && R.Title.size() > Suffix.size())
+      R.Title.resize(R.Title.size() - Suffix.size());
+  }
   std::string Range = impactRange(P);
 
   // Insight: what the trace shows, with its numbers.
