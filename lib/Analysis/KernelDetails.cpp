@@ -39,6 +39,7 @@ std::vector<KernelStat> tl::summarizeKernelDetails(
     KernelStat S;
     S.Name = (*Template)[I].Name.str();
     S.Stream = (*Template)[I].Stream;
+    S.Position = I;
     S.Count = D.size();
     S.TotalUs = numpySum(D);
     S.MeanUs = S.TotalUs / double(D.size());
@@ -57,13 +58,18 @@ std::vector<KernelStat> tl::summarizeKernelDetails(
   return Out;
 }
 
-static std::string npFloat(double D) { return "np.float64(" + pyRepr(D) + ")"; }
+// numpy >= 2 prints a float64 scalar inside a container as np.float64(x);
+// numpy 1.x (the agent references: numpy 1.24) prints plain x.
+static std::string npFloat(double D, bool NumpyRepr) {
+  return NumpyRepr ? "np.float64(" + pyRepr(D) + ")" : pyRepr(D);
+}
 
 static std::string streamText(int64_t S) {
   return S < 0 ? std::string("None") : std::to_string(S);
 }
 
-std::string tl::formatKernelDetailsSummary(llvm::ArrayRef<KernelStat> S) {
+std::string tl::formatKernelDetailsSummary(llvm::ArrayRef<KernelStat> S,
+                                           bool NumpyRepr) {
   std::string Out = "[";
   for (size_t I = 0; I < S.size(); ++I) {
     const KernelStat &K = S[I];
@@ -72,17 +78,18 @@ std::string tl::formatKernelDetailsSummary(llvm::ArrayRef<KernelStat> S) {
     Out += "{'name': " + pyReprString(K.Name) +
            ", 'stream': " + streamText(K.Stream) +
            ", 'count': " + std::to_string(K.Count) +
-           ", 'total_duration_us': " + npFloat(K.TotalUs) +
-           ", 'mean_duration_us': " + npFloat(K.MeanUs) +
-           ", 'median_duration_us': " + npFloat(K.MedianUs) +
-           ", 'std_dev_duration_us': " + npFloat(K.StdUs) +
-           ", 'min_duration_us': " + npFloat(K.MinUs) +
-           ", 'max_duration_us': " + npFloat(K.MaxUs) + "}";
+           ", 'total_duration_us': " + npFloat(K.TotalUs, NumpyRepr) +
+           ", 'mean_duration_us': " + npFloat(K.MeanUs, NumpyRepr) +
+           ", 'median_duration_us': " + npFloat(K.MedianUs, NumpyRepr) +
+           ", 'std_dev_duration_us': " + npFloat(K.StdUs, NumpyRepr) +
+           ", 'min_duration_us': " + npFloat(K.MinUs, NumpyRepr) +
+           ", 'max_duration_us': " + npFloat(K.MaxUs, NumpyRepr) + "}";
   }
   return Out + "]";
 }
 
-std::string tl::formatTruncKernelDetails(llvm::ArrayRef<KernelStat> S) {
+std::string tl::formatTruncKernelDetails(llvm::ArrayRef<KernelStat> S,
+                                         bool NumpyRepr) {
   if (S.empty())
     return "";
   std::string Out = "[";
@@ -108,7 +115,7 @@ std::string tl::formatTruncKernelDetails(llvm::ArrayRef<KernelStat> S) {
     double Mean = std::nearbyint(K.MeanUs * 100.0) / 100.0;
     Out += "{'name': " + pyReprString(Name) +
            ", 'stream': " + streamText(K.Stream) +
-           ", 'mean_duration_us': " + npFloat(Mean) + "}";
+           ", 'mean_duration_us': " + npFloat(Mean, NumpyRepr) + "}";
   }
   return Out + "]";
 }

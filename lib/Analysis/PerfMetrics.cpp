@@ -1,6 +1,7 @@
 //===- PerfMetrics.cpp - Perf models applied to trace events --------------===//
 #include "tl/Analysis/PerfMetrics.h"
 #include "tl/Analysis/ArchSpec.h"
+#include "tl/Analysis/OpCategory.h"
 #include "tl/Support/Intervals.h"
 
 #include <algorithm>
@@ -104,6 +105,12 @@ OpDesc tl::opDescOf(const Trace &T, EventId E) {
 bool tl::eventHasPerfModel(const Trace &T, EventId E) {
   llvm::StringRef N = T.name(E);
   if (hasPerfModel(N))
+    return true;
+  // Extension ops (§5.11) are in the reference's model map, so the unified
+  // table collects them; their formulas are not ported, so buildPerfModel
+  // fails with a plain error and the row keeps only its kernel time, as
+  // the reference's does when a model raises.
+  if (CategoryRegistry::builtin().isModelOp(N))
     return true;
   return isTritonKernelName(N) && isTritonModelable(opDescOf(T, E));
 }

@@ -124,6 +124,9 @@ TextTable summarize(const Trace &T, std::string SheetName,
                     bool Roofline, const RecomputeMarks *RM) {
   TextTable Tab;
   Tab.Name = std::move(SheetName);
+  // The arch (agent) flavour's references come from numpy 1.24: plain
+  // floats in the kernel-details texts.
+  const bool NumpyRepr = !Roofline;
   // Roofline columns exist only when some row got a roofline (the arch has a
   // peak for its compute spec and its bytes are known).
   if (Roofline)
@@ -281,8 +284,8 @@ TextTable summarize(const Trace &T, std::string SheetName,
     for (size_t I : Idx)
       Lists.push_back(&Raw[I].Kernels);
     std::vector<KernelStat> KS = summarizeKernelDetails(Lists);
-    C.push_back(formatKernelDetailsSummary(KS));
-    C.push_back(formatTruncKernelDetails(KS));
+    C.push_back(formatKernelDetailsSummary(KS, NumpyRepr));
+    C.push_back(formatTruncKernelDetails(KS, NumpyRepr));
     for (const char *K :
          {"Input Dims", "Input type", "Input Strides", "Concrete Inputs"})
       C.push_back(jsonArgText(T, F.E, K));

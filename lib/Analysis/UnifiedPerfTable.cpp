@@ -456,8 +456,27 @@ UnifiedPerfTable::UnifiedPerfTable(const Trace &T, AnalysisManager &AM) {
         break;
       }
     Row.HasPerfModel = F0.HasModel;
-    Row.EntryPoint = entryPoint(T, F0.I.E);
-    Row.CallStackFull = callStackFull(T, F0.GpuEvents);
+    // Tails follow the summary order, each from the template instance.
+    const std::vector<EventId> *Tmpl = &F0.GpuEvents;
+    for (size_t I : G)
+      if (!IRows[I].GpuEvents.empty()) {
+        Tmpl = &IRows[I].GpuEvents;
+        break;
+      }
+    std::vector<EventId> Ordered;
+    for (const KernelStat &K : Row.KernelDetails)
+      Ordered.push_back((*Tmpl)[K.Position]);
+    if (Row.IsSynthetic) {
+      // A synthetic op is a copy of its parent with a new UID, which the
+      // reference's tree lookups do not find: no entry point, and a stack
+      // of its kernel alone.
+      Row.EntryPoint = "Not found";
+      Row.CallStackFull = kernelOnlyStack(T, F0.I.Kernel);
+    } else {
+      Row.EntryPoint = entryPoint(
+          T, F0.I.E, F0.GpuEvents.empty() ? NoEvent : F0.GpuEvents.front());
+      Row.CallStackFull = callStackFull(T, Ordered);
+    }
     for (llvm::StringRef M : T.moduleStack(F0.I.E))
       Row.ModuleChain.push_back(M.str());
     for (size_t I : G)
@@ -553,8 +572,9 @@ TextTable UnifiedPerfTable::toTable(bool Roofline, bool CallStack) const {
     for (std::optional<double> V : {R.KernelTimeUs.Median,
                                     R.KernelTimeUs.Min, R.KernelTimeUs.Max})
       C.push_back(cell(V));
-    C.push_back(formatKernelDetailsSummary(R.KernelDetails));
-    C.push_back(formatTruncKernelDetails(R.KernelDetails));
+    // The roofline (agent) flavour's references come from numpy 1.24.
+    C.push_back(formatKernelDetailsSummary(R.KernelDetails, !Roofline));
+    C.push_back(formatTruncKernelDetails(R.KernelDetails, !Roofline));
     if (R.PerfParams) {
       std::string P = "{";
       for (size_t I = 0; I < R.PerfParams->size(); ++I) {

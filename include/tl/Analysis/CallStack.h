@@ -12,26 +12,49 @@
 #include "tl/IR/Trace.h"
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
 
 #include <string>
 #include <vector>
 
 namespace tl {
 
+/// Whether a python_function event is a frame of call_stack_full: nn.Module
+/// frames and `dir/file.py(line): func` frames. The references leave out
+/// frames without a directory: `<string>(1): <module>`, `<built-in ...>`
+/// C calls and the top-level script (`train_ddp.py(184): <module>`).
+bool isStackPythonFrame(llvm::StringRef Name);
+
 /// Host frames above and including E (E itself only when it is a host
-/// event), outermost first; runtime/driver events are skipped and every
-/// frame name loses a trailing `_<digits>` ("nn.Module: Linear_0" ->
-/// "nn.Module: Linear").
+/// event), outermost first: cpu_ops and the python frames above;
+/// runtime/driver events are skipped. Python frame names lose every
+/// `_<digits>` (re.sub(r'_\d+', '')): "nn.Module: Linear_0" -> "nn.Module:
+/// Linear", "_prepare_4d_attention_mask" -> "_prepared_attention_mask".
 std::vector<std::string> hostFrames(const Trace &T, EventId E);
+
+/// torch dispatch / wrapper frames (the call_chain skip fragments of
+/// tracelens-analysis §5.2, torch/_tensor.py, torch/functional.py and any
+/// `__torch_function__`), which entry_point steps over.
+bool isDispatchFrame(llvm::StringRef Frame);
 
 /// Python list literal of the frames root -> kernel for each of Kernels: a
 /// flat list when every kernel has the same path, else the common prefix
-/// followed by one sub-list per distinct tail; "Not found" when Kernels is
-/// empty.
+/// followed by one sub-list per distinct tail, in the order of Kernels
+/// (callers pass the kernel_details_summary order); "Not found" when
+/// Kernels is empty.
 std::string callStackFull(const Trace &T, llvm::ArrayRef<EventId> Kernels);
 
-/// Innermost `file.py(line): func` python frame above E, or "Not found".
-std::string entryPoint(const Trace &T, EventId E);
+/// call_stack_full of a synthetic op: the reference lists its one kernel
+/// alone (`['<kernel>']`).
+std::string kernelOnlyStack(const Trace &T, EventId Kernel);
+
+/// entry_point of op E: for an op implemented in python (`ns::fn` with a
+/// `file.py(line): fn` frame between E and FirstKernel) that frame;
+/// otherwise the innermost `dir/file.py(line): func` python frame above E
+/// that is not a dispatch frame. Indices stripped as in hostFrames;
+/// "Not found" when there is none.
+std::string entryPoint(const Trace &T, EventId E,
+                       EventId FirstKernel = NoEvent);
 
 } // namespace tl
 

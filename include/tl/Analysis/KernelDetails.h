@@ -38,11 +38,15 @@ summarizeKernelDetails(llvm::ArrayRef<const std::vector<KernelDetail> *> Lists);
 
 /// Python text of the summary list as the reference prints it
 /// ("[{'name': ..., 'stream': 7, 'count': 48, 'total_duration_us':
-/// np.float64(39.75), ...}]").
-std::string formatKernelDetailsSummary(llvm::ArrayRef<KernelStat> S);
+/// np.float64(39.75), ...}]"). NumpyRepr = numpy >= 2 scalar repr (the
+/// plain perf-report references); false prints plain floats as numpy 1.24
+/// did for the agent references ("'total_duration_us': 39.75").
+std::string formatKernelDetailsSummary(llvm::ArrayRef<KernelStat> S,
+                                       bool NumpyRepr = true);
 /// trunc_kernel_details text (name cut at 64 chars + "...", mean rounded to
 /// 2 decimals half-to-even); "" (None) for an empty list.
-std::string formatTruncKernelDetails(llvm::ArrayRef<KernelStat> S);
+std::string formatTruncKernelDetails(llvm::ArrayRef<KernelStat> S,
+                                     bool NumpyRepr = true);
 
 } // namespace tl
 

@@ -28,7 +28,8 @@ PyValue argToPy(ArgValue V, bool ListsAsTuples = false);
 OpDesc opDescOf(const Trace &T, EventId E);
 
 /// True when Name has a model for this op (exact name, or the triton matcher
-/// with its modelable check, spec §6.7 step 2).
+/// with its modelable check, spec §6.7 step 2). Extension ops of the
+/// category registry without a ported formula (§5.11) count as modelled.
 bool eventHasPerfModel(const Trace &T, EventId E);
 
 /// §2.9: GPU events reached through children in order, every category.

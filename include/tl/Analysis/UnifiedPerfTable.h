@@ -37,6 +37,9 @@ struct KernelStat {
   uint64_t Count = 0;
   double TotalUs = 0, MeanUs = 0, MedianUs = 0, StdUs = 0, MinUs = 0,
          MaxUs = 0;
+  /// Index of this kernel in the template (first non-empty) instance's
+  /// list: call_stack_full lists its tails in summary order.
+  size_t Position = 0;
 };
 
 struct UnifiedPerfRow {

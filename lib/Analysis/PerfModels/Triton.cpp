@@ -38,6 +38,7 @@ static int fusedOpCost(llvm::StringRef Op) {
       .Cases("native_layer_norm", "native_group_norm", "native_batch_norm", 0)
       .Cases("threshold_backward", "sigmoid_backward", "gelu_backward", 0)
       .Cases("sum_to_size", "scalar_tensor", "arange", "iota", "bitwise_not", 0)
+      .Cases("bitwise_and", "bitwise_or", "bitwise_xor", 0)
       .Default(-1);
 }
 
@@ -168,7 +169,10 @@ llvm::Expected<PerfModelResult> pm::buildTriton(const OpDesc &Op) {
   R.Category = "triton";
   R.Flops = static_cast<double>(PerElem * XNumel * RNumel);
   R.Bytes = static_cast<double>(Bytes);
-  if (!FirstType.empty())
+  // A type the byte table does not know (the trace's 'int', 'long int',
+  // 'bool') gets no spec either: b200's triton_poi_..._sub_0 has Compute
+  // Spec '' in the reference.
+  if (!FirstType.empty() && FirstBpe && *FirstBpe > 0)
     R.ComputeSpec = "vector_" + llvm::StringRef(FirstType).lower();
   R.HasBwd = false;
   R.Params = {{"fused_ops", PyValue::str(llvm::join(Qualified, ", "))},

@@ -79,9 +79,12 @@ TEST(Unified, GemmRowWithRoofline) {
   EXPECT_EQ(R.KernelDetails[0].Count, 2u);
   EXPECT_DOUBLE_EQ(R.KernelDetails[0].StdUs, 5.0); // population std
   // Call stack: python frames (trailing _0 stripped), the op, the kernel.
-  EXPECT_EQ(R.EntryPoint, "model.py(10): forward");
+  // model.py(10) is a top-level script frame (no directory): the agent
+  // references leave such frames out (train_ddp.py(184): <module> in
+  // mi300/resnet), so there is no entry point either.
+  EXPECT_EQ(R.EntryPoint, "Not found");
   EXPECT_EQ(R.CallStackFull,
-            "['nn.Module: Linear', 'model.py(10): forward', 'aten::mm', "
+            "['nn.Module: Linear', 'aten::mm', "
             "'nvjet_tst_128x64_64x8_1x1_v_bz_TNT']");
   ASSERT_EQ(R.ModuleChain.size(), 1u);
   EXPECT_NE(R.ModuleChain[0].find("Linear"), std::string::npos);
@@ -162,6 +165,60 @@ TEST(CallStack, SeveralKernels) {
   std::vector<EventId> K = subtreeKernels(*T, Foo);
   ASSERT_EQ(K.size(), 2u);
   EXPECT_EQ(T->name(K[0]), "k1");
+}
+
+// The frame rules read off the ten agent references: frames without a
+// directory (`<string>(1): <module>`, `<built-in ...>`, top-level scripts)
+// are left out, every `_<digits>` goes from host frame names (not from the
+// kernel), and entry_point skips torch dispatch frames but takes the
+// python implementation of an `ns::fn` op below it.
+TEST(CallStack, ReferenceFrameRules) {
+  const char *Json = R"({"traceEvents": [
+{"ph": "X", "cat": "python_function", "name": "<string>(1): <module>", "pid": 1, "tid": 1, "ts": 1, "dur": 500, "args": {}},
+{"ph": "X", "cat": "python_function", "name": "pkg/mod.py(5): _prepare_4d_mask", "pid": 1, "tid": 1, "ts": 2, "dur": 400, "args": {}},
+{"ph": "X", "cat": "python_function", "name": "torch/utils/_device.py(100): __torch_function__", "pid": 1, "tid": 1, "ts": 3, "dur": 300, "args": {}},
+{"ph": "X", "cat": "python_function", "name": "<built-in method foo of type object at 0x1>", "pid": 1, "tid": 1, "ts": 4, "dur": 200, "args": {}},
+{"ph": "X", "cat": "cpu_op", "name": "ns::foo_2", "pid": 1, "tid": 1, "ts": 10, "dur": 100, "args": {}},
+{"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": 20, "dur": 5, "args": {"correlation": 1}},
+{"ph": "X", "cat": "kernel", "name": "k_1x4", "pid": 0, "tid": 7, "ts": 200, "dur": 5, "args": {"correlation": 1, "stream": 7}},
+{"ph": "s", "cat": "ac2g", "name": "ac2g", "id": 1, "pid": 1, "tid": 1, "ts": 20},
+{"ph": "f", "cat": "ac2g", "name": "ac2g", "id": 1, "pid": 0, "tid": 7, "ts": 200, "bp": "e"},
+{"ph": "X", "cat": "cpu_op", "name": "vllm::moe", "pid": 1, "tid": 1, "ts": 600, "dur": 100, "args": {}},
+{"ph": "X", "cat": "python_function", "name": "vllm/layer.py(7): moe", "pid": 1, "tid": 1, "ts": 610, "dur": 80, "args": {}},
+{"ph": "X", "cat": "python_function", "name": "vllm/quant.py(9): apply", "pid": 1, "tid": 1, "ts": 620, "dur": 60, "args": {}},
+{"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": 630, "dur": 5, "args": {"correlation": 2}},
+{"ph": "X", "cat": "kernel", "name": "moe_k", "pid": 0, "tid": 7, "ts": 700, "dur": 5, "args": {"correlation": 2, "stream": 7}},
+{"ph": "s", "cat": "ac2g", "name": "ac2g", "id": 2, "pid": 1, "tid": 1, "ts": 630},
+{"ph": "f", "cat": "ac2g", "name": "ac2g", "id": 2, "pid": 0, "tid": 7, "ts": 700, "bp": "e"}
+]})";
+  auto T = importTraceFromBuffer(Json, "inline.json");
+  ASSERT_TRUE(static_cast<bool>(T)) << llvm::toString(T.takeError());
+  EXPECT_TRUE(isStackPythonFrame("nn.Module: Linear_0"));
+  EXPECT_FALSE(isStackPythonFrame("train_ddp.py(184): <module>"));
+  EXPECT_TRUE(isDispatchFrame("torch/_ops.py(1244): __call__"));
+  EXPECT_FALSE(isDispatchFrame("torch/nn/modules/linear.py(124): forward"));
+  EventId Foo = NoEvent, Moe = NoEvent, K1 = NoEvent, K2 = NoEvent;
+  for (EventId E = 0, N = T->size(); E < N; ++E) {
+    llvm::StringRef Name = T->name(E);
+    if (Name == "ns::foo_2")
+      Foo = E;
+    else if (Name == "vllm::moe")
+      Moe = E;
+    else if (Name == "k_1x4")
+      K1 = E;
+    else if (Name == "moe_k")
+      K2 = E;
+  }
+  ASSERT_NE(Foo, NoEvent);
+  ASSERT_NE(Moe, NoEvent);
+  EXPECT_EQ(callStackFull(*T, {K1}),
+            "['pkg/mod.py(5): _prepared_mask', "
+            "'torch/utils/_device.py(100): __torch_function__', 'ns::foo', "
+            "'k_1x4']");
+  EXPECT_EQ(entryPoint(*T, Foo, K1), "pkg/mod.py(5): _prepared_mask");
+  EXPECT_EQ(entryPoint(*T, Moe, K2), "vllm/layer.py(7): moe");
+  EXPECT_EQ(entryPoint(*T, Moe), "Not found");
+  EXPECT_EQ(kernelOnlyStack(*T, K2), "['moe_k']");
 }
 
 } // namespace
