@@ -27,6 +27,12 @@ public:
     AnalyzerHooks H;
     H.ExtraFields = {"Input Dims", "Input type"};
     H.Specific = peaksOnly(/*WithMaf=*/true);
+    // moe_analysis.py writes NO_DATA when its bucket has no ops (§6.9).
+    H.NoDataMessage = [](llvm::StringRef Key) {
+      return ("No MoE operations detected in this trace (" + Key +
+              " bucket)")
+          .str();
+    };
     H.Resolve = [](const CategoryResult &R, const CategoryFinding &F) {
       if (!F.Quantified)
         return defaultResolution(R, F);

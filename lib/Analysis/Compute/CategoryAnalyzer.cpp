@@ -208,7 +208,7 @@ CategoryResult analyzeCategory(const ComputeInput &In, StringRef Key,
   }
 
   R.Estimates = estimateImpact(R.Ops, R.Key, E2E, In.comparative());
-  R.Findings = groupFindings(R.Estimates, In.comparative());
+  R.Findings = groupFindings(R.Estimates, In.comparative(), H.MinImpact);
   R.Specific = PyValue::dict(H.Specific ? H.Specific(R, Excluded)
                                         : decltype(H.Specific(R, Excluded)){});
   if (H.Extensions) {
@@ -242,6 +242,22 @@ std::string CategoryResult::metricsJson() const {
   if (!Extensions.isNone())
     D.push_back({"tl_extensions", Extensions});
   // json.dump(indent=2): no trailing newline.
+  return pyJsonDumps(PyValue::dict(std::move(D)), 2);
+}
+
+std::string noDataMetricsJson(StringRef Key, StringRef Message,
+                              bool Comparative) {
+  std::vector<std::pair<std::string, PyValue>> D = {
+      {"category", PyValue::str(Key)},
+      {"status", PyValue::str("NO_DATA")},
+      {"comparison_scope",
+       PyValue::str(Comparative ? "comparative" : "standalone")},
+      {"message", PyValue::str(Message)},
+      {"total_time_ms", PyValue::integer(0)},
+      {"percent_of_compute", PyValue::integer(0)},
+      {"operation_count", PyValue::integer(0)},
+      {"operations", PyValue::list({})},
+      {"category_specific", PyValue::dict({})}};
   return pyJsonDumps(PyValue::dict(std::move(D)), 2);
 }
 

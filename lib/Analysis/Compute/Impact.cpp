@@ -75,7 +75,8 @@ StringRef effBucket(std::optional<double> Pct) {
 }
 
 std::vector<CategoryFinding>
-groupFindings(ArrayRef<ImpactEstimate> Estimates, bool Comparative) {
+groupFindings(ArrayRef<ImpactEstimate> Estimates, bool Comparative,
+              double MinImpact) {
   // Groups in first-seen order (Python dict insertion order).
   std::vector<CategoryFinding> Quant, Heur;
   auto FindOrAdd = [](std::vector<CategoryFinding> &V, auto Match)
@@ -125,7 +126,7 @@ groupFindings(ArrayRef<ImpactEstimate> Estimates, bool Comparative) {
         High += E.High;
         Pct += E.PercentOfTotal.value_or(0);
       }
-      if (Mid < MinPItemImpact)
+      if (Mid < MinImpact)
         continue;
       F.Mid = pyRound(Mid, 2);
       F.Low = pyRound(Low, 2);

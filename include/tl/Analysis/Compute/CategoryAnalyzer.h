@@ -92,6 +92,12 @@ struct AnalyzerHooks {
   /// The mechanism a finding recommends, chosen from its evidence.
   std::function<Resolution(const CategoryResult &, const CategoryFinding &)>
       Resolve;
+  /// When set, a claimed category absent from the trace still gets a
+  /// metrics file: status NO_DATA with this message (moe, §6.9).
+  std::function<std::string(llvm::StringRef Key)> NoDataMessage;
+  /// Groups whose summed mid impact is below this are dropped (the passes'
+  /// `min-impact` option; the reference's MIN_PITEM_IMPACT_SCORE).
+  double MinImpact = MinPItemImpact;
 };
 
 struct CategoryResult {
@@ -110,6 +116,12 @@ struct CategoryResult {
   /// The metrics file, as json.dump(indent=2) writes it.
   std::string metricsJson() const;
 };
+
+/// The NO_DATA metrics file of an absent category (§6.9): category,
+/// status, comparison_scope, message, zero totals, empty operations and
+/// category_specific, no impact fields.
+std::string noDataMetricsJson(llvm::StringRef Key, llvm::StringRef Message,
+                              bool Comparative);
 
 /// Run the shared core over one category.
 CategoryResult analyzeCategory(const ComputeInput &In, llvm::StringRef Key,

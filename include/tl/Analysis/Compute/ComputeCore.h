@@ -189,9 +189,10 @@ std::vector<ImpactEstimate> estimateImpact(llvm::ArrayRef<OpRecord> Ops,
 llvm::StringRef effBucket(std::optional<double> Pct);
 /// category_findings[] with ranks.
 /// Comparative: quantified groups keyed (bound, library), bucket `all`.
+/// Groups with summed mid impact below MinImpact are dropped.
 std::vector<CategoryFinding>
 groupFindings(llvm::ArrayRef<ImpactEstimate> Estimates,
-              bool Comparative = false);
+              bool Comparative = false, double MinImpact = MinPItemImpact);
 
 //===--- JSON -----------------------------------------------------------===//
 

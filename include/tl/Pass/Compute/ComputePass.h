@@ -36,6 +36,13 @@ std::vector<std::string> unclaimedCategories(const ComputeInput &In,
 
 template <typename Derived> class ComputePass : public PassBase<Derived> {
 public:
+  /// MIN_PITEM_IMPACT_SCORE (§5.8): a P-item group whose summed mid impact
+  /// is below this is dropped, from category_findings and from findings.
+  Pass::Option<double> minImpact{
+      *this, "min-impact",
+      Pass::desc("Minimum summed mid impact (% of E2E) of a finding group"),
+      Pass::init(MinPItemImpact)};
+
   llvm::Error run(const Trace &T, AnalysisManager &AM,
                   FindingSink &Sink) override {
     const ComputeInput &In = AM.get<ComputeInput>();
@@ -46,8 +53,9 @@ public:
       for (llvm::StringLiteral C : this->claimedCategories())
         Keys.push_back(C.str());
     }
-    runCategories(In, Keys, static_cast<const Derived *>(this)->hooks(), &T,
-                  Sink);
+    AnalyzerHooks H = static_cast<const Derived *>(this)->hooks();
+    H.MinImpact = minImpact;
+    runCategories(In, Keys, H, &T, Sink);
     return llvm::Error::success();
   }
 };
