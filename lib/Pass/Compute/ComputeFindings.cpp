@@ -77,13 +77,35 @@ GroupFacts factsOf(const CategoryResult &R, const CategoryFinding &F) {
   return Out;
 }
 
+/// A heuristic group whose first op has a perf model and a compute spec but
+/// no efficiency: the arch has no peak for that spec (e.g. Inductor's
+/// `vector_bfloat16`), not a missing model. Returns the spec.
+std::optional<std::string> missingPeakSpec(const CategoryResult &R,
+                                           const CategoryFinding &F) {
+  if (F.Quantified || F.Members.empty())
+    return std::nullopt;
+  const OpRecord &Op = R.Ops[F.Members.front().Op];
+  if (Op.Eff.ComputeSpec.empty() || Op.Eff.IsAnomaly ||
+      Op.Eff.EfficiencyPercent ||
+      (!Op.Eff.TbsAchieved && !Op.Eff.TflopsAchieved))
+    return std::nullopt;
+  return Op.Eff.ComputeSpec;
+}
+
 std::string title(const CategoryResult &R, const CategoryFinding &F) {
+  if (std::optional<std::string> Spec = missingPeakSpec(R, F))
+    return "Unquantified " + R.Display + " op " +
+           F.Members.front().Operation + ": no " + *Spec +
+           " peak in the arch";
   if (!F.Quantified)
     return "Unmodelled " + R.Display + " op " + F.Members.front().Operation +
            " without a performance model";
   std::string Bound = F.BoundType;
   if (!Bound.empty())
     Bound[0] = toUpper(Bound[0]);
+  if (F.EffBucket == "all") // comparative scope: the gap is to trace 2
+    return Bound + "-bound " + R.Display +
+           " kernels slower than the reference trace (" + F.Library + ")";
   if (F.EffBucket == "all") // comparative scope: the gap is to trace 2
     return Bound + "-bound " + R.Display +
            " kernels slower than the reference trace (" + F.Library + ")";
@@ -95,6 +117,14 @@ std::string title(const CategoryResult &R, const CategoryFinding &F) {
 
 Resolution defaultResolution(const CategoryResult &R,
                              const CategoryFinding &F) {
+  if (std::optional<std::string> Spec = missingPeakSpec(R, F))
+    return {"Give the arch a " + *Spec + " peak (an arch file passed with "
+                "--arch=<file>) so the roofline of " +
+                F.Members.front().Operation +
+                " can be computed; its FLOPs and bytes are already "
+                "modelled.",
+            "arch peak for the compute spec",
+            "a quantified efficiency for this op"};
   if (!F.Quantified)
     return {"Add a performance model for " + F.Members.front().Operation +
                 " (record shapes with record_shapes=True) so its gap to "
@@ -213,6 +243,14 @@ void runCategories(const ComputeInput &In, ArrayRef<std::string> Keys,
                   R.metricsJson());
     emitFindings(R, H, T, Sink);
   }
+  if (!H.NoDataMessage)
+    return;
+  for (const std::string &Key : Keys)
+    if (none_of(In.categories(),
+                [&](const auto &C) { return C.first == Key; }))
+      Sink.artifact("category_data/" + Key + "_metrics.json",
+                    noDataMetricsJson(Key, H.NoDataMessage(Key),
+                                      In.comparative()));
 }
 
 } // namespace tl::compute
