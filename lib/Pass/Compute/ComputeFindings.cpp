@@ -106,9 +106,6 @@ std::string title(const CategoryResult &R, const CategoryFinding &F) {
   if (F.EffBucket == "all") // comparative scope: the gap is to trace 2
     return Bound + "-bound " + R.Display +
            " kernels slower than the reference trace (" + F.Library + ")";
-  if (F.EffBucket == "all") // comparative scope: the gap is to trace 2
-    return Bound + "-bound " + R.Display +
-           " kernels slower than the reference trace (" + F.Library + ")";
   return Bound + "-bound " + R.Display + " kernels at " + F.EffBucket +
          "% of roofline (" + F.Library + ")";
 }
