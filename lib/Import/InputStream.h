@@ -11,6 +11,7 @@
 #define TL_LIB_IMPORT_INPUTSTREAM_H
 
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Compiler.h"
 
 #include <cstdint>
 #include <cstdio>
@@ -21,7 +22,10 @@
 
 namespace tl {
 
-class InputStream {
+/// Hidden: RapidJSON's reader templates instantiated on this stream are then
+/// private to libTLCore, so Peek/Take/SkipWhitespace are called (and
+/// inlined) directly instead of through the PLT.
+class LLVM_LIBRARY_VISIBILITY InputStream {
 public:
   typedef char Ch;
 
