@@ -241,7 +241,7 @@ void AnalysisMdEmitter::render(raw_ostream &OS, const ReportContext &Ctx,
        "No kernel fusion opportunities detected."},
       {Tier::System, "System-Level Insights",
        "✅ No system-level bottlenecks detected."}};
-  ComputeDataTables Data(metricsArtifacts(Ctx));
+  ComputeDataTables Data(metricsArtifacts(Ctx), Cmp);
   for (const auto &S : Sections) {
     OS << "### " << S.Heading << "\n\n";
     if (M.items(S.T).empty())

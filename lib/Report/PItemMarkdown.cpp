@@ -146,6 +146,25 @@ std::vector<std::string> canonicalRow(const json::Object &Op) {
           Efficiency,                       Bound};
 }
 
+/// The comparative table row (§8.2 item 5): trace 1's op with trace 2's time
+/// and count from the comparative operations[] fields.
+std::vector<std::string> comparativeRow(const json::Object &Op) {
+  const json::Object *Eff = Op.getObject("efficiency");
+  auto E = [&](StringRef K) { return Eff ? Eff->get(K) : nullptr; };
+  std::string Bound = jsonText(E("bound_type"));
+  Bound = Bound == "compute" || Bound == "memory" ? Bound + "-bound" : "—";
+  return {jsonText(Op.get("name")),
+          jsonText(Op.get("args")),
+          jsonText(Op.get("launcher_path")),
+          jsonText(Op.get("kernel_name_trunc")),
+          jsonText(Op.get("time_ms")),
+          jsonText(Op.get("t2_time_ms")),
+          jsonText(Op.get("count")) + " / " + jsonText(Op.get("count_trace2")),
+          jsonText(Op.get("difference_ms")),
+          jsonText(E("flops_per_byte")),
+          Bound};
+}
+
 /// "<Brief Title> (<library>)", the suffix omitted for Unknown (§9 item 4);
 /// the detailed heading repeats it (item 7).
 std::string cardTitle(const PItem &P, const Prose &Pr) {
@@ -200,7 +219,8 @@ ComputeDataTables::rows(StringRef Key, unsigned Rank) const {
         Match = Op;
       }
     if (Match)
-      Out.push_back(canonicalRow(*Match));
+      Out.push_back(Comparative ? comparativeRow(*Match)
+                                : canonicalRow(*Match));
   }
   return Out;
 }
@@ -280,12 +300,19 @@ void renderDetail(raw_ostream &OS, const PItem &P, const ReportModel &M,
   // Compute blocks open with the canonical table (§8.2 item 5): the pass's
   // own when it has that layout, else one built from the metrics
   // artifacts; the pass's evidence follows under its title.
+  // Comparative reports always build the comparative table.
+  bool Cmp = Where.Data && Where.Data->comparative();
   bool Canonical = F.T != Tier::Compute ||
-                   (!F.Evidence.empty() && startsCanonical(F.Evidence.front()));
+                   (!Cmp && !F.Evidence.empty() &&
+                    startsCanonical(F.Evidence.front()));
   if (!Canonical) {
     EvidenceTable C;
-    C.Columns.assign(std::begin(ComputeDataTables::Columns),
-                     std::end(ComputeDataTables::Columns));
+    if (Cmp)
+      C.Columns.assign(Where.Data->columns().begin(),
+                       Where.Data->columns().end());
+    else
+      C.Columns.assign(std::begin(ComputeDataTables::Columns),
+                       std::end(ComputeDataTables::Columns));
     if (Where.Data)
       for (std::vector<std::string> &R :
            Where.Data->rows(P.CategoryKey, P.CategoryRank))

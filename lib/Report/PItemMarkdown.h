@@ -13,6 +13,7 @@
 
 #include "tl/Report/ReportModel.h"
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/JSON.h"
 
@@ -34,9 +35,24 @@ public:
   static constexpr const char *Columns[] = {
       "Operation", "Args",  "Kernel Path", "Kernel Name", "Time (ms)",
       "%E2E",      "Count", "FLOPS/Byte",  "Efficiency",  "Bound"};
+  /// Comparative scope (§8.2 item 5, §10.3): trace 2's time, counts and the
+  /// difference from the comparative operations[] fields.
+  static constexpr const char *ComparativeColumns[] = {
+      "Operation",         "Args (T1)",         "Kernel Path",
+      "Kernel Name",       "Trace 1 Time (ms)", "Trace 2 Time (ms)",
+      "Count (T1/T2)",     "Difference (ms)",   "FLOPS/Byte (T1)",
+      "Bound (T1)"};
   /// Metrics: category_data/<key>_metrics.json artifacts by file name.
-  explicit ComputeDataTables(std::map<std::string, llvm::json::Value> Metrics)
-      : Metrics(std::move(Metrics)) {}
+  explicit ComputeDataTables(std::map<std::string, llvm::json::Value> Metrics,
+                             bool Comparative = false)
+      : Metrics(std::move(Metrics)), Comparative(Comparative) {}
+  bool comparative() const { return Comparative; }
+  /// The header of the tables rows() fills.
+  llvm::ArrayRef<const char *> columns() const {
+    if (Comparative)
+      return ComparativeColumns;
+    return Columns;
+  }
   /// Rows (cells as text) for the finding of rank Rank in category Key;
   /// empty when the artifacts do not describe it.
   std::vector<std::vector<std::string>> rows(llvm::StringRef Key,
@@ -44,6 +60,7 @@ public:
 
 private:
   std::map<std::string, llvm::json::Value> Metrics;
+  bool Comparative = false;
 };
 
 /// Where a block is printed.
