@@ -7,34 +7,13 @@
 //
 //===----------------------------------------------------------------------===//
 #include "tl/Pass/Compute/ComputePass.h"
+#include "tl/Pass/Compute/ConvHooks.h"
 #include "tl/Pass/PassPlugin.h"
-#include "tl/Support/PyFormat.h"
-
-#include "llvm/Support/FormatVariadic.h"
 
 using namespace tl;
 using namespace tl::compute;
 
 namespace {
-
-struct TransposeFacts {
-  int64_t Count = 0;
-  double TimeMs = 0, OverheadPct = 0;
-};
-
-TransposeFacts transposeOf(const CategoryResult &R) {
-  TransposeFacts F;
-  double Us = 0;
-  for (const OpRecord &Op : R.Ops)
-    if (containsAnyCI(Op.Name, {"transpose"})) {
-      ++F.Count;
-      Us += R.row(Op).num("Kernel Time (µs)_sum").value_or(0);
-    }
-  F.TimeMs = pyRound(Us / 1000, 3);
-  F.OverheadPct =
-      R.TotalTimeMs > 0 ? pyRound(F.TimeMs / R.TotalTimeMs * 100, 2) : 0;
-  return F;
-}
 
 class ConvPass : public ComputePass<ConvPass> {
 public:
@@ -50,49 +29,7 @@ public:
            "channels-last"),
       init(10.0)};
 
-  AnalyzerHooks hooks() const {
-    AnalyzerHooks H;
-    H.ExtraFields = {"Input Dims", "Input type"};
-    H.Specific = [](const CategoryResult &R, llvm::ArrayRef<RowView>) {
-      TransposeFacts T = transposeOf(R);
-      std::vector<std::pair<std::string, PyValue>> S = {
-          {"transpose_count", PyValue::integer(T.Count)},
-          // The reference's 0 stays an int when no row is a transpose.
-          {"transpose_time_ms",
-           T.Count ? PyValue::real(T.TimeMs) : PyValue::integer(0)},
-          {"transpose_overhead_percent", PyValue::real(T.OverheadPct)}};
-      for (auto &KV : peakItems(R.In->peaks(), /*WithMaf=*/true))
-        S.push_back(std::move(KV));
-      return S;
-    };
-    double Threshold = channelsLastPct;
-    H.Resolve = [Threshold](const CategoryResult &R,
-                            const CategoryFinding &F) {
-      if (!F.Quantified)
-        return defaultResolution(R, F);
-      TransposeFacts T = transposeOf(R);
-      if (F.BoundType == "memory" && T.OverheadPct > Threshold)
-        return Resolution{
-            "Layout transposes take " +
-                llvm::formatv("{0:F2}", T.OverheadPct).str() +
-                "% of convolution time: run the model channels-last "
-                "(model.to(memory_format=torch.channels_last)) so the "
-                "convolution kernels read NHWC directly.",
-            "layout change (channels-last)", "no transpose kernels"};
-      if (F.BoundType == "memory")
-        return Resolution{
-            "Memory-bound convolutions (1x1 / depthwise): use channels-last "
-            "and fuse the following bias/activation/normalization into the "
-            "convolution epilogue.",
-            "layout change, fused epilogue", "higher achieved TB/s"};
-      return Resolution{
-          "Tune the convolution algorithm for these shapes (cudnn.benchmark "
-          "/ MIOpen find-mode tuning) and narrow the precision if the model "
-          "tolerates it.",
-          "algorithm/tile tuning", "higher TFLOP/s"};
-    };
-    return H;
-  }
+  AnalyzerHooks hooks() const { return convHooks(channelsLastPct); }
 };
 
 } // namespace
