@@ -250,6 +250,8 @@ private:
   /// size of its category_findings[].
   StringMap<OpSets> CategoryOps;
   StringMap<size_t> CategoryFindings;
+  /// The manifest says comparison_scope "comparative".
+  bool Comparative = false;
 };
 
 void Validator::loadJson() {
@@ -266,6 +268,9 @@ void Validator::loadJson() {
   };
   Load("priority_data.json", Priority);
   Load("category_data/category_manifest.json", Manifest);
+  if (const json::Object *MO = Manifest ? Manifest->getAsObject() : nullptr)
+    Comparative =
+        MO->getString("comparison_scope") == StringRef("comparative");
   // operations[] of every metrics file, for the Args / path / name checks.
   std::error_code EC;
   for (sys::fs::directory_iterator It(path("category_data"), EC), E;
@@ -308,10 +313,25 @@ void Validator::loadJson() {
   }
 }
 
-/// The ten leading columns of a compute Data table (§8.2 item 5).
+/// The ten leading columns of a compute Data table (§8.2 item 5),
+/// standalone and comparative.
 constexpr StringLiteral CanonicalColumns[] = {
     "Operation", "Args",  "Kernel Path", "Kernel Name", "Time (ms)",
     "%E2E",      "Count", "FLOPS/Byte",  "Efficiency",  "Bound"};
+constexpr StringLiteral ComparativeColumns[] = {
+    "Operation",         "Args (T1)",         "Kernel Path",
+    "Kernel Name",       "Trace 1 Time (ms)", "Trace 2 Time (ms)",
+    "Count (T1/T2)",     "Difference (ms)",   "FLOPS/Byte (T1)",
+    "Bound (T1)"};
+
+bool startsWith(ArrayRef<std::string> Cols, ArrayRef<StringLiteral> Want) {
+  if (Cols.size() < Want.size())
+    return false;
+  for (size_t I = 0; I < Want.size(); ++I)
+    if (Cols[I] != Want[I])
+      return false;
+  return true;
+}
 
 void Validator::tierDoc(const TierDoc &D) {
   unsigned Cards = countPHeadings(D.Recs, "### ");
@@ -386,15 +406,18 @@ void Validator::tierDoc(const TierDoc &D) {
                D.Name + ": compute candidate " + Twine(I + 1) +
                    " lacks a '**Data:**' line followed by a table"))
       continue;
+    // Comparative reports (manifest comparison_scope) use the comparative
+    // columns; tl's per-agent files keep the standalone ones, so both pass
+    // there.
     std::vector<std::string> Cols = splitRow(Ls[Header]);
-    bool Canon = Cols.size() >= std::size(CanonicalColumns);
-    for (size_t C = 0; Canon && C < std::size(CanonicalColumns); ++C)
-      Canon = Cols[C] == CanonicalColumns[C];
+    bool Canon = Comparative ? startsWith(Cols, ComparativeColumns) ||
+                                   startsWith(Cols, CanonicalColumns)
+                             : startsWith(Cols, CanonicalColumns);
     if (!check(Canon, "L1", "data-columns",
                D.Name + ": compute candidate " + Twine(I + 1) +
-                   " Data table does not start with 'Operation | Args | "
-                   "Kernel Path | Kernel Name | Time (ms) | %E2E | Count | "
-                   "FLOPS/Byte | Efficiency | Bound'"))
+                   " Data table does not start with 'Operation | " +
+                   (Comparative ? "Args (T1)" : "Args") +
+                   " | Kernel Path | Kernel Name | ...' (§8.2 item 5)"))
       continue;
     const OpSets *Sets = nullptr;
     auto SIt = CategoryOps.find(Category);
@@ -619,9 +642,6 @@ void Validator::level3(StringRef Md) {
 
   // Fusion impact lines when they carry a score: standalone with the
   // perf-model coverage, comparative (measured gap) with the score alone.
-  const json::Object *MO = Manifest ? Manifest->getAsObject() : nullptr;
-  bool Comparative =
-      MO && MO->getString("comparison_scope") == StringRef("comparative");
   StringRef Fusion = block(Md, "## Kernel Fusion Opportunities (Experimental)");
   for (StringRef L : lines(Fusion))
     if (L.starts_with("**Impact**") && L.contains("impact_score")) {
