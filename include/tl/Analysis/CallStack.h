@@ -3,7 +3,9 @@
 // The agent reference's `entry_point` and `call_stack_full` columns of
 // unified_perf_summary (perf report with --include_call_stack; see
 // tracelens-analysis.md §2.3): host frames (python functions and cpu_ops,
-// runtime events skipped) from the thread's root down to each kernel.
+// runtime events skipped) from the thread's root down to each kernel. The
+// frame rules are not in the spec; they were read off the eleven agent
+// references and match all of them (docs/conformance.md).
 //
 //===----------------------------------------------------------------------===//
 #ifndef TL_ANALYSIS_CALLSTACK_H
