@@ -19,6 +19,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <thread>
 
 using namespace tl;
 
@@ -777,10 +778,15 @@ static llvm::Expected<Trace> importStream(InputStream &In, llvm::StringRef Name,
   return T;
 }
 
+static bool backgroundInflate(const ImportOptions &Opts) {
+  return Opts.Threads != 1 && std::thread::hardware_concurrency() > 1;
+}
+
 llvm::Expected<Trace> tl::importTraceFromBuffer(llvm::StringRef Data,
                                                 llvm::StringRef Name,
                                                 const ImportOptions &Opts) {
-  InputStream In(nullptr, Data, Opts.MaxBytes, Opts.Progress);
+  InputStream In(nullptr, Data, Opts.MaxBytes, Opts.Progress,
+                 backgroundInflate(Opts));
   return importStream(In, Name, Opts);
 }
 
@@ -792,6 +798,7 @@ llvm::Expected<Trace> tl::importTrace(llvm::StringRef Path,
     return makeError(Path, 0,
                      "expected a readable file (" +
                          llvm::Twine(std::strerror(errno)) + ")");
-  InputStream In(F, llvm::StringRef(), Opts.MaxBytes, Opts.Progress);
+  InputStream In(F, llvm::StringRef(), Opts.MaxBytes, Opts.Progress,
+                 backgroundInflate(Opts));
   return importStream(In, Path, Opts);
 }

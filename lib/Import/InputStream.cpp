@@ -1,7 +1,11 @@
 //===- InputStream.cpp - Chunked (optionally gzip) JSON input -------------===//
 #include "InputStream.h"
 
+#include <condition_variable>
 #include <cstring>
+#include <deque>
+#include <mutex>
+#include <thread>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -20,11 +24,37 @@ struct InputStream::ZState {
   }
 };
 
+/// Chunks inflated ahead by the background thread. Buffers cycle between
+/// Free (the producer fills them) and Full (the parser reads them), so memory
+/// stays at NumBuffers chunks whatever the input size.
+struct InputStream::Inflater {
+  static constexpr unsigned NumBuffers = 4;
+  std::mutex M;
+  std::condition_variable CV;
+  std::deque<std::pair<std::vector<char>, size_t>> Full;
+  std::vector<std::vector<char>> Free;
+  bool Done = false; // producer finished (end of input or RawErr set)
+  bool Stop = false; // consumer gone
+  std::thread T;
+  ~Inflater() {
+    {
+      std::lock_guard<std::mutex> L(M);
+      Stop = true;
+    }
+    CV.notify_all();
+    if (T.joinable())
+      T.join();
+  }
+};
+
 InputStream::InputStream(std::FILE *F, llvm::StringRef Mem, uint64_t MaxBytes,
-                         std::function<void(uint64_t)> Progress)
-    : F(F), Mem(Mem), MaxBytes(MaxBytes), Progress(std::move(Progress)) {}
+                         std::function<void(uint64_t)> Progress,
+                         bool Background)
+    : F(F), Mem(Mem), Background(Background), MaxBytes(MaxBytes),
+      Progress(std::move(Progress)) {}
 
 InputStream::~InputStream() {
+  Bg.reset(); // joins the inflater before the file and zlib state go
   if (F)
     std::fclose(F);
 }
@@ -35,7 +65,8 @@ void InputStream::fail(uint64_t Offset, std::string Msg) {
     ErrOffset = Offset;
   }
   Pos = Len = 0;
-  RawEof = true;
+  if (!Bg)
+    RawEof = true; // (the inflater thread owns the raw side)
 }
 
 size_t InputStream::readRaw(char *Dst, size_t N) {
@@ -46,7 +77,9 @@ size_t InputStream::readRaw(char *Dst, size_t N) {
     Got = std::fread(Dst, 1, N, F);
     if (Got < N) {
       if (std::ferror(F)) {
-        fail(RawConsumed + Got, "expected readable input (read error)");
+        RawErr = "expected readable input (read error)";
+        RawErrOffset = RawConsumed + Got;
+        RawEof = true;
         return 0;
       }
       if (Got == 0)
@@ -68,8 +101,8 @@ bool InputStream::start() {
   // Read the first raw bytes to sniff the gzip magic.
   In.resize(ChunkSize);
   size_t Got = readRaw(In.data(), In.size());
-  if (hasError())
-    return false;
+  if (!RawErr.empty())
+    return failRaw();
   uint64_t RawSize = Mem.size();
   struct stat St;
   if (F && fstat(fileno(F), &St) == 0)
@@ -115,7 +148,90 @@ bool InputStream::start() {
   if (Len >= 3 && uint8_t(Out[0]) == 0xEF && uint8_t(Out[1]) == 0xBB &&
       uint8_t(Out[2]) == 0xBF)
     Pos = 3;
+  if (Gzip && Background && Len)
+    startInflater();
   return true;
+}
+
+void InputStream::startInflater() {
+  Bg = std::make_unique<Inflater>();
+  for (unsigned I = 0; I < Inflater::NumBuffers; ++I)
+    Bg->Free.emplace_back(ChunkSize);
+  // The thread gets the Inflater itself: Bg may already be reset (the
+  // consumer finished) by the time the thread first runs.
+  Inflater *B = Bg.get();
+  B->T = std::thread([this, B] { inflaterLoop(*B); });
+}
+
+// Producer: from here on only this thread touches F/Mem, In, Z and RawErr
+// until it sets Done.
+void InputStream::inflaterLoop(Inflater &B) {
+  for (;;) {
+    std::vector<char> Buf;
+    {
+      std::unique_lock<std::mutex> L(B.M);
+      B.CV.wait(L, [&] { return B.Stop || !B.Free.empty(); });
+      if (B.Stop)
+        return;
+      Buf = std::move(B.Free.back());
+      B.Free.pop_back();
+    }
+    size_t N = inflateChunk(Buf.data(), Buf.size());
+    {
+      std::lock_guard<std::mutex> L(B.M);
+      if (N)
+        B.Full.emplace_back(std::move(Buf), N);
+      else
+        B.Done = true;
+    }
+    B.CV.notify_all();
+    if (!N)
+      return;
+  }
+}
+
+size_t InputStream::inflateChunk(char *Dst, size_t Cap) {
+  z_stream &S = Z->S;
+  size_t Got = 0;
+  while (Got == 0) {
+    if (GzipStreamEnd) {
+      // Another gzip member follows (concatenated .gz) or the input ends.
+      if (S.avail_in == 0) {
+        size_t Raw = readRaw(In.data(), In.size());
+        if (Raw == 0)
+          return 0; // end of input (or RawErr)
+        S.next_in = reinterpret_cast<Bytef *>(In.data());
+        S.avail_in = unsigned(Raw);
+      }
+      inflateReset(&S);
+      GzipStreamEnd = false;
+    }
+    if (S.avail_in == 0) {
+      size_t Raw = readRaw(In.data(), In.size());
+      if (!RawErr.empty())
+        return 0;
+      if (Raw == 0) {
+        RawErr = "expected more compressed data (truncated gzip stream)";
+        RawErrOffset = RawConsumed;
+        return 0;
+      }
+      S.next_in = reinterpret_cast<Bytef *>(In.data());
+      S.avail_in = unsigned(Raw);
+    }
+    S.next_out = reinterpret_cast<Bytef *>(Dst);
+    S.avail_out = unsigned(Cap);
+    int Ret = inflate(&S, Z_NO_FLUSH);
+    Got = Cap - S.avail_out;
+    if (Ret == Z_STREAM_END) {
+      GzipStreamEnd = true;
+    } else if (Ret != Z_OK && Ret != Z_BUF_ERROR) {
+      RawErrOffset = RawConsumed - S.avail_in;
+      RawErr = std::string("expected valid gzip data (") +
+               (S.msg ? S.msg : "zlib error") + ")";
+      return 0;
+    }
+  }
+  return Got;
 }
 
 bool InputStream::refill() {
@@ -125,46 +241,27 @@ bool InputStream::refill() {
   Pos = Len = 0;
   if (!Gzip) {
     Len = readRaw(Out.data(), Out.size());
-  } else {
-    z_stream &S = Z->S;
-    while (Len == 0) {
-      if (GzipStreamEnd) {
-        // Another gzip member follows (concatenated .gz) or the input ends.
-        if (S.avail_in == 0) {
-          size_t Got = readRaw(In.data(), In.size());
-          if (Got == 0)
-            break;
-          S.next_in = reinterpret_cast<Bytef *>(In.data());
-          S.avail_in = unsigned(Got);
-        }
-        inflateReset(&S);
-        GzipStreamEnd = false;
-      }
-      if (S.avail_in == 0) {
-        size_t Got = readRaw(In.data(), In.size());
-        if (hasError())
-          return false;
-        if (Got == 0) {
-          fail(RawConsumed,
-               "expected more compressed data (truncated gzip stream)");
-          return false;
-        }
-        S.next_in = reinterpret_cast<Bytef *>(In.data());
-        S.avail_in = unsigned(Got);
-      }
-      S.next_out = reinterpret_cast<Bytef *>(Out.data());
-      S.avail_out = unsigned(Out.size());
-      int Ret = inflate(&S, Z_NO_FLUSH);
-      Len = Out.size() - S.avail_out;
-      if (Ret == Z_STREAM_END) {
-        GzipStreamEnd = true;
-      } else if (Ret != Z_OK && Ret != Z_BUF_ERROR) {
-        uint64_t At = RawConsumed - S.avail_in;
-        fail(At, std::string("expected valid gzip data (") +
-                     (S.msg ? S.msg : "zlib error") + ")");
-        return false;
-      }
+    if (!RawErr.empty())
+      return failRaw();
+  } else if (Bg) {
+    Inflater &B = *Bg;
+    std::unique_lock<std::mutex> L(B.M);
+    B.CV.wait(L, [&] { return !B.Full.empty() || B.Done; });
+    if (!B.Full.empty()) {
+      B.Free.push_back(std::move(Out));
+      Out = std::move(B.Full.front().first);
+      Len = B.Full.front().second;
+      B.Full.pop_front();
+      L.unlock();
+      B.CV.notify_all();
+    } else if (!RawErr.empty()) {
+      L.unlock();
+      return failRaw();
     }
+  } else {
+    Len = inflateChunk(Out.data(), Out.size());
+    if (!Len && !RawErr.empty())
+      return failRaw();
   }
   if (MaxBytes && Base + Len > MaxBytes) {
     fail(Base, "expected at most " + std::to_string(MaxBytes) +

@@ -2,9 +2,11 @@
 //
 // A RapidJSON input stream over a file or a memory buffer. Gzip (detected by
 // its magic bytes) is inflated chunk by chunk, so neither the compressed nor
-// the decompressed text is ever held in memory as a whole. A UTF-8 BOM is
-// skipped. Read errors turn the stream into an empty one and are reported
-// through error()/errorOffset().
+// the decompressed text is ever held in memory as a whole; with Background
+// set, a second thread inflates ahead (at most a few 256 KiB chunks) while
+// the parser reads. A UTF-8 BOM is skipped. Read errors turn the stream into
+// an empty one, after every byte decoded before them, and are reported
+// through error()/errorOffset() exactly as without the thread.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TL_LIB_IMPORT_INPUTSTREAM_H
@@ -31,7 +33,8 @@ public:
 
   /// Reads from an open FILE (owned) or, when F is null, from Mem.
   InputStream(std::FILE *F, llvm::StringRef Mem, uint64_t MaxBytes,
-              std::function<void(uint64_t)> Progress);
+              std::function<void(uint64_t)> Progress,
+              bool Background = false);
   ~InputStream();
   InputStream(const InputStream &) = delete;
   InputStream &operator=(const InputStream &) = delete;
@@ -69,8 +72,20 @@ public:
 
 private:
   bool refill();
+  /// Raw (compressed or plain) bytes; 0 at the end or on a read error
+  /// (then RawErr is set).
   size_t readRaw(char *Dst, size_t N);
+  /// Inflate up to Cap bytes; 0 at the end or on an error (RawErr set).
+  size_t inflateChunk(char *Dst, size_t Cap);
+  /// The pending raw error becomes the stream's error.
+  bool failRaw() {
+    fail(RawErrOffset, RawErr);
+    return false;
+  }
   void fail(uint64_t Offset, std::string Msg);
+  void startInflater();
+  struct Inflater;
+  void inflaterLoop(Inflater &B);
 
   std::FILE *F;
   llvm::StringRef Mem;
@@ -87,6 +102,13 @@ private:
   std::vector<char> Out; // decoded chunk
   size_t Pos = 0, Len = 0;
   uint64_t Base = 0; // uncompressed offset of Out[0]
+
+  // Producer-side error (read or zlib), handed to fail() by the consumer.
+  std::string RawErr;
+  uint64_t RawErrOffset = 0;
+
+  bool Background;
+  std::unique_ptr<Inflater> Bg;
 
   uint64_t SizeHint = 0;
   uint64_t MaxBytes;

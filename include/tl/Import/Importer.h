@@ -23,6 +23,10 @@ struct ImportOptions {
   /// Refuse any single JSON string (or nesting) needing more parser memory
   /// than this many bytes, so a 1 GB name cannot exhaust memory.
   uint64_t MaxStringBytes = 256u << 20;
+  /// Threads for reading: 0 = inflate gzip input on a second thread when
+  /// the machine has more than one core; 1 = all on the calling thread.
+  /// Results and error messages are the same either way.
+  unsigned Threads = 0;
   /// Called now and then with the number of uncompressed bytes read so far.
   std::function<void(uint64_t BytesRead)> Progress;
 };

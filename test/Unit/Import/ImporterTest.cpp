@@ -98,6 +98,48 @@ TEST(Importer, GzipAndTruncatedGzip) {
   llvm::consumeError(V.takeError());
 }
 
+// Gzip input of many 256 KiB chunks: the background inflater (Threads = 0
+// on a multi-core machine) and the serial path (Threads = 1) give the same
+// IR, and the same error text and offset for a cut or corrupted stream.
+TEST(Importer, BackgroundInflateMatchesSerial) {
+  std::string Json = "{\"traceEvents\":[";
+  for (int I = 0; I < 20000; ++I) {
+    if (I)
+      Json += ",";
+    Json += "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::op" +
+            std::to_string(I % 97) + "\",\"pid\":1,\"tid\":1,\"ts\":" +
+            std::to_string(I * 10) + ",\"dur\":5,\"args\":{\"External id\":" +
+            std::to_string(I) + ",\"Input Dims\":[[" + std::to_string(I) +
+            ",2048]]}}";
+  }
+  Json += "]}";
+  std::string Gz = gzip(Json);
+  auto Run = [&](llvm::StringRef Data, unsigned Threads) {
+    ImportOptions O;
+    O.Threads = Threads;
+    auto T = importTraceFromBuffer(Data, "t.json.gz", O);
+    if (!T)
+      return "error: " + llvm::toString(T.takeError());
+    std::string Out;
+    llvm::raw_string_ostream OS(Out);
+    printTrace(*T, OS);
+    OS << T->args(T->size() - 1).toJson();
+    return Out;
+  };
+  std::string Serial = Run(Gz, 1);
+  ASSERT_EQ(Serial.rfind("error", 0), std::string::npos) << Serial;
+  EXPECT_EQ(Run(Gz, 0), Serial);
+  for (size_t Cut : {Gz.size() / 3, Gz.size() - 9}) {
+    std::string C = Gz.substr(0, Cut);
+    EXPECT_EQ(Run(C, 0), Run(C, 1));
+    EXPECT_EQ(Run(C, 1).rfind("error", 0), 0u);
+  }
+  std::string Bad = Gz;
+  for (size_t I = Gz.size() / 2; I < Gz.size() / 2 + 64; ++I)
+    Bad[I] ^= 0x5a;
+  EXPECT_EQ(Run(Bad, 0), Run(Bad, 1));
+}
+
 TEST(Importer, FullPrecisionAndEndInDouble) {
   // 1365627868527.828 is not exactly representable; ts + dur must be the
   // double sum of the two correctly rounded values.
