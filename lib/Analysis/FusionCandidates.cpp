@@ -129,9 +129,9 @@ std::string tl::fusionBaseName(StringRef Name) {
 
 void KernelPerfLookup::add(StringRef Kernel, const Shape &S,
                            KernelPerfEntry E) {
-  auto It = llvm::find(Names, Kernel);
-  size_t I = It - Names.begin();
-  if (It == Names.end()) {
+  auto [It, New] = Index.try_emplace(Kernel, Names.size());
+  size_t I = It->second;
+  if (New) {
     Names.push_back(Kernel.str());
     Entries.emplace_back();
   }
@@ -143,9 +143,8 @@ void KernelPerfLookup::add(StringRef Kernel, const Shape &S,
 
 const std::vector<std::pair<KernelPerfLookup::Shape, KernelPerfEntry>> *
 KernelPerfLookup::entries(StringRef Kernel) const {
-  for (size_t I = 0; I < Names.size(); ++I)
-    if (Names[I] == Kernel)
-      return &Entries[I];
+  if (auto It = Index.find(Kernel); It != Index.end())
+    return &Entries[It->second];
   for (size_t I = 0; I < Names.size(); ++I)
     if (StringRef(Names[I]).starts_with(Kernel) ||
         Kernel.starts_with(Names[I]))
@@ -183,6 +182,36 @@ FusionCandidates::FusionCandidates(const Trace &T, AnalysisManager &AM) {
     for (const KernelStat &K : R.KernelDetails)
       Lookup.add(K.Name, S, E);
   }
+
+  // Kernel type and name tests per interned kernel name: a kernel is seen
+  // once per enclosing module, so these would otherwise repeat many times.
+  struct NameFacts {
+    std::string Type;
+    bool Eligible = true, Fused = false;
+    bool Mat = false, Normish = false, Softmax = false;
+  };
+  llvm::DenseMap<StrId, NameFacts> Facts;
+  auto FactsOfId = [&](StrId Id) -> const NameFacts & {
+    auto [It, New] = Facts.try_emplace(Id);
+    if (New) {
+      NameFacts &F = It->second;
+      StringRef N = T.strings().get(Id);
+      std::string Lower = N.lower();
+      F.Type = classifyKernel(N).KernelType;
+      F.Fused = containsAny(N, AlreadyFused);
+      F.Eligible = !containsAny(N, Excluded) && !F.Fused;
+      std::string Up = StringRef(F.Type).upper();
+      F.Mat = Up == "GEMM" || Up == "GEMM (GENERIC)" ||
+              StringRef(Lower).contains("conv");
+      F.Normish = containsAny(N, NormMarkers) || F.Type == "Elementwise Add" ||
+                  F.Type == "Copy/Cast";
+      F.Softmax = StringRef(Lower).contains("softmax");
+    }
+    return It->second;
+  };
+  auto FactsOf = [&](EventId G) -> const NameFacts & {
+    return FactsOfId(T.nameId(G));
+  };
 
   // 1. Module pass over host tree events in file order.
   std::vector<FusionCandidate> Module;
@@ -222,13 +251,15 @@ FusionCandidates::FusionCandidates(const Trace &T, AnalysisManager &AM) {
     for (EventId G : Sorted) {
       if (T.kind(G) != EventKind::Kernel)
         continue;
+      const NameFacts &NF = FactsOf(G);
       FusionKernel FK;
       FK.Name = T.name(G).str();
-      FK.Type = classifyKernel(FK.Name).KernelType;
+      FK.Type = NF.Type;
       FK.DurUs = T.dur(G);
-      FK.Eligible = !containsAny(FK.Name, Excluded) &&
-                    !containsAny(FK.Name, AlreadyFused);
+      FK.Eligible = NF.Eligible;
       FK.GpuUid = T.uid(G);
+      FK.NameId = T.nameId(G);
+      C.HasFusedKernel |= NF.Fused;
       C.Kernels.push_back(std::move(FK));
     }
     if (C.Kernels.size() < 2)
@@ -250,7 +281,6 @@ FusionCandidates::FusionCandidates(const Trace &T, AnalysisManager &AM) {
         C.TypeSummary.emplace_back(FK.Type, 1);
       else
         ++It->second;
-      C.HasFusedKernel |= containsAny(FK.Name, AlreadyFused);
       C.TotalKernelTimeUs += FK.DurUs;
     }
     ArgValue Dims = T.args(E).get("Input Dims");
@@ -268,16 +298,13 @@ FusionCandidates::FusionCandidates(const Trace &T, AnalysisManager &AM) {
     // GEMM+norm-only groups are already well served by library epilogues.
     bool HasMat = false, HasOther = false, OthersNormish = true;
     for (const FusionKernel &K : C.Kernels) {
-      std::string Up = StringRef(K.Type).upper();
-      bool Mat = Up == "GEMM" || Up == "GEMM (GENERIC)" ||
-                 StringRef(StringRef(K.Name).lower()).contains("conv");
-      if (Mat) {
+      const NameFacts &NF = FactsOfId(K.NameId);
+      if (NF.Mat) {
         HasMat = true;
         continue;
       }
       HasOther = true;
-      if (!containsAny(K.Name, NormMarkers) && K.Type != "Elementwise Add" &&
-          K.Type != "Copy/Cast")
+      if (!NF.Normish)
         OthersNormish = false;
     }
     if (HasMat && HasOther && OthersNormish)
@@ -324,9 +351,10 @@ FusionCandidates::FusionCandidates(const Trace &T, AnalysisManager &AM) {
       FusionKernel FK;
       FK.Op = T.name(E).str();
       FK.Name = T.name(G).str();
-      FK.Type = classifyKernel(FK.Name).KernelType;
+      FK.Type = FactsOf(G).Type;
       FK.DurUs = T.dur(G);
       FK.GpuUid = T.uid(G);
+      FK.NameId = T.nameId(G);
       C.TypeSignature.push_back(FK.Type);
       C.Kernels.push_back(std::move(FK));
     }
@@ -352,7 +380,7 @@ FusionCandidates::FusionCandidates(const Trace &T, AnalysisManager &AM) {
   };
   for (FusionCandidate &C : Out) {
     for (size_t I = 0; I < C.Kernels.size(); ++I) {
-      if (!StringRef(StringRef(C.Kernels[I].Name).lower()).contains("softmax"))
+      if (!FactsOfId(C.Kernels[I].NameId).Softmax)
         continue;
       std::optional<size_t> Qk, Pv;
       for (size_t J = I; J-- > 0;)

@@ -6,6 +6,9 @@
 //===----------------------------------------------------------------------===//
 #include "tl/Analysis/KernelClassifier.h"
 
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 
 #include <mutex>
@@ -180,12 +183,59 @@ const char *perfCategoryOf(llvm::StringRef Type) {
   return "Others";
 }
 
-const std::vector<std::regex> &compiled() {
-  static const std::vector<std::regex> R = [] {
-    std::vector<std::regex> V;
+/// Literals one of which every match of a pattern contains, lower-cased:
+/// per top-level branch, its longest run of unquantified literal atoms.
+/// Empty when some branch has no such run (then the regex always runs).
+/// The patterns have no groups; anything unusual ends a run.
+std::vector<std::string> requiredLiterals(llvm::StringRef Pattern) {
+  llvm::SmallVector<llvm::StringRef, 4> Branches;
+  Pattern.split(Branches, '|');
+  std::vector<std::string> Out;
+  for (llvm::StringRef B : Branches) {
+    std::string Best, Run;
+    auto Flush = [&] {
+      if (Run.size() > Best.size())
+        Best = Run;
+      Run.clear();
+    };
+    for (size_t I = 0; I < B.size(); ++I) {
+      char C = B[I];
+      bool Quantified =
+          I + 1 < B.size() && llvm::StringRef("*?{+").contains(B[I + 1]);
+      if (llvm::isAlnum(C) || llvm::StringRef("_<>:-").contains(C)) {
+        if (Quantified) {
+          Flush();
+          continue;
+        }
+        Run += llvm::toLower(C);
+        continue;
+      }
+      Flush();
+      if (C == '\\')
+        ++I; // \d, \b, ...: not a literal
+      else if (C == '[' && (I = B.find(']', I)) == llvm::StringRef::npos)
+        break; // a class
+    }
+    Flush();
+    if (Best.empty())
+      return {};
+    Out.push_back(std::move(Best));
+  }
+  return Out;
+}
+
+struct CompiledRule {
+  std::regex Re;
+  std::vector<std::string> Literals;
+};
+
+const std::vector<CompiledRule> &compiled() {
+  static const std::vector<CompiledRule> R = [] {
+    std::vector<CompiledRule> V;
     for (const Rule &X : Rules)
-      V.emplace_back(X.Pattern,
-                     std::regex::ECMAScript | std::regex::icase);
+      V.push_back({std::regex(X.Pattern,
+                              std::regex::ECMAScript | std::regex::icase),
+                   requiredLiterals(X.Pattern)});
     return V;
   }();
   return R;
@@ -203,13 +253,23 @@ KernelClass tl::classifyKernel(llvm::StringRef Name) {
     if (It != Cache.end())
       return It->second;
   }
-  const std::vector<std::regex> &Re = compiled();
+  const std::vector<CompiledRule> &Re = compiled();
   std::string S = Name.str();
+  // std::regex is slow; a rule none of whose required literals occur in
+  // the name cannot match, so most rules are skipped without it.
+  std::string Lower = Name.lower();
+  auto MayMatch = [&](const CompiledRule &R) {
+    return R.Literals.empty() ||
+           llvm::any_of(R.Literals, [&](const std::string &L) {
+             return llvm::StringRef(Lower).contains(L);
+           });
+  };
   int Best = -1;
   size_t BestIdx = 0;
   for (size_t I = 0; I < Re.size(); ++I) {
     // Stable sort by priority desc == first rule with the highest priority.
-    if (Rules[I].Priority > Best && std::regex_search(S, Re[I])) {
+    if (Rules[I].Priority > Best && MayMatch(Re[I]) &&
+        std::regex_search(S, Re[I].Re)) {
       Best = Rules[I].Priority;
       BestIdx = I;
     }

@@ -91,8 +91,17 @@ std::string CategoryRegistry::categorize(llvm::StringRef Name,
 }
 
 bool tl::isCommKernel(llvm::StringRef Name) {
-  return Name.contains_insensitive("nccl") || Name.contains_insensitive("rccl") ||
-         Name.contains_insensitive("cross_device_reduce");
+  // contains_insensitive of "nccl", "rccl" or "cross_device_reduce", in one
+  // pass: this runs for every GPU event in several analyses.
+  for (size_t I = 0, N = Name.size(); I < N; ++I) {
+    char C = llvm::toLower(Name[I]);
+    llvm::StringRef Rest = Name.drop_front(I + 1);
+    if ((C == 'n' || C == 'r') && Rest.starts_with_insensitive("ccl"))
+      return true;
+    if (C == 'c' && Rest.starts_with_insensitive("ross_device_reduce"))
+      return true;
+  }
+  return false;
 }
 
 bool tl::isLegacyCopyKernel(llvm::StringRef Name) {

@@ -13,6 +13,7 @@
 #include "tl/IR/Trace.h"
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <optional>
@@ -30,6 +31,7 @@ struct FusionKernel {
   double DurUs = 0;
   bool Eligible = true;
   uint64_t GpuUid = 0;
+  StrId NameId = 0; // Name in the trace's string pool
   std::optional<double> DataInMB, DataOutMB;
 };
 
@@ -74,6 +76,7 @@ public:
 private:
   std::vector<std::string> Names;
   std::vector<std::vector<std::pair<Shape, KernelPerfEntry>>> Entries;
+  llvm::StringMap<size_t> Index; // name -> position in Names
 };
 
 class FusionCandidates {
