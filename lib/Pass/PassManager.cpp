@@ -156,7 +156,8 @@ static void jsonString(raw_ostream &OS, StringRef S) {
 }
 
 void printTiming(raw_ostream &OS, ArrayRef<PassRunInfo> Results,
-                 const AnalysisManager &AM, double TotalWall, bool Json) {
+                 const AnalysisManager &AM, double TotalWall, bool Json,
+                 ArrayRef<EmitterTiming> Emitters) {
   std::vector<AnalysisTiming> ATs = AM.timings();
   if (Json) {
     OS << "{\n  \"total_wall_s\": " << format("%.6f", TotalWall)
@@ -176,7 +177,14 @@ void printTiming(raw_ostream &OS, ArrayRef<PassRunInfo> Results,
       OS << ", \"wall_s\": " << format("%.6f", ATs[I].WallSeconds)
          << ", \"cpu_s\": " << format("%.6f", ATs[I].CpuSeconds) << "}";
     }
-    OS << (ATs.empty() ? "" : "\n  ") << "]\n}\n";
+    OS << (ATs.empty() ? "" : "\n  ") << "],\n  \"emitters\": [";
+    for (size_t I = 0; I < Emitters.size(); ++I) {
+      OS << (I ? "," : "") << "\n    {\"name\": ";
+      jsonString(OS, Emitters[I].Name);
+      OS << ", \"wall_s\": " << format("%.6f", Emitters[I].WallSeconds)
+         << ", \"cpu_s\": " << format("%.6f", Emitters[I].CpuSeconds) << "}";
+    }
+    OS << (Emitters.empty() ? "" : "\n  ") << "]\n}\n";
     return;
   }
   OS << "===" << std::string(70, '-') << "===\n"
@@ -190,6 +198,10 @@ void printTiming(raw_ostream &OS, ArrayRef<PassRunInfo> Results,
   for (const AnalysisTiming &A : ATs)
     OS << format("   %10.4f s     %10.4f s    (A) %s\n", A.WallSeconds,
                  A.CpuSeconds, A.Name.c_str());
+  // Emitters include the analyses first computed for the report.
+  for (const EmitterTiming &E : Emitters)
+    OS << format("   %10.4f s     %10.4f s    (E) %s\n", E.WallSeconds,
+                 E.CpuSeconds, E.Name.c_str());
 }
 
 void printStatistics(raw_ostream &OS, ArrayRef<PassRunInfo> Results) {

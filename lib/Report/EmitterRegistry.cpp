@@ -5,6 +5,9 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <chrono>
+#include <time.h>
+
 using namespace llvm;
 
 namespace tl {
@@ -17,14 +20,33 @@ void EmitterRegistry::add(std::unique_ptr<Emitter> E) {
   Emitters.push_back(std::move(E));
 }
 
-Error EmitterRegistry::emitAll(const ReportContext &Ctx) const {
+static double threadCpuNow() {
+  timespec TS;
+  if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &TS) != 0)
+    return 0;
+  return TS.tv_sec + TS.tv_nsec * 1e-9;
+}
+
+Error EmitterRegistry::emitAll(const ReportContext &Ctx,
+                               std::vector<EmitterTiming> *Timings) const {
   Error All = Error::success();
-  for (const auto &E : Emitters)
-    if (Error Err = E->emit(Ctx))
+  for (const auto &E : Emitters) {
+    auto Wall0 = std::chrono::steady_clock::now();
+    double Cpu0 = threadCpuNow();
+    Error Err = E->emit(Ctx);
+    if (Timings)
+      Timings->push_back(
+          {E->name().str(),
+           std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                         Wall0)
+               .count(),
+           threadCpuNow() - Cpu0});
+    if (Err)
       All = joinErrors(std::move(All),
                        createStringError(inconvertibleErrorCode(),
                                          E->name() + ": " +
                                              toString(std::move(Err))));
+  }
   return All;
 }
 

@@ -626,13 +626,22 @@ int run(int argc, char **argv) {
     std::vector<FailedPass> Failed = collectFailures(Results);
     std::vector<Artifact> Artifacts = collectArtifacts(Results);
     std::vector<Finding> Findings = collectFindings(Results);
-    if (O.Timing)
-      printTiming(errs(), Runs, AM, Wall, O.TimingFormat == "json");
-    if (O.PassStatistics)
-      printStatistics(errs(), Runs);
-    for (const FailedPass &F : Failed)
-      errs() << "tl-opt: error: pass '" << F.Pass << "' failed: " << F.Message
-             << "\n";
+    // --timing, statistics and pass failures; printed after the report
+    // when one is written, so --timing accounts for the emitters too.
+    auto PrintRunInfo = [&](ArrayRef<EmitterTiming> EmitTimes) {
+      if (O.Timing)
+        printTiming(errs(), Runs, AM, Wall, O.TimingFormat == "json",
+                    EmitTimes);
+      if (O.PassStatistics)
+        printStatistics(errs(), Runs);
+      for (const FailedPass &F : Failed)
+        errs() << "tl-opt: error: pass '" << F.Pass
+               << "' failed: " << F.Message << "\n";
+    };
+    bool Emits = StopAfter != "passes" &&
+                 !O.VerifyFindingsFile.getNumOccurrences();
+    if (!Emits)
+      PrintRunInfo({});
 
     if (StopAfter == "passes") {
       if (!Failed.empty())
@@ -679,10 +688,15 @@ int run(int argc, char **argv) {
                       Gate ? &*Gate : nullptr};
     {
       TimeTraceScope Scope("emit", Dir);
-      if (std::error_code EC = sys::fs::create_directories(Dir))
+      if (std::error_code EC = sys::fs::create_directories(Dir)) {
+        PrintRunInfo({});
         return fail(Dir + ": cannot create output directory: " +
                     EC.message());
-      if (Error E = Emitters.emitAll(Ctx))
+      }
+      std::vector<EmitterTiming> EmitTimes;
+      Error E = Emitters.emitAll(Ctx, &EmitTimes);
+      PrintRunInfo(EmitTimes);
+      if (E)
         return fail(toString(std::move(E)));
     }
     if (!O.Quiet)

@@ -67,7 +67,7 @@ std::vector<PassRunInfo> collectRunInfo(llvm::ArrayRef<PassResult> Results);
 /// --timing text/JSON; --pass-statistics text.
 void printTiming(llvm::raw_ostream &OS, llvm::ArrayRef<PassRunInfo> Runs,
                  const AnalysisManager &AM, double TotalWallSeconds,
-                 bool Json);
+                 bool Json, llvm::ArrayRef<EmitterTiming> Emitters = {});
 void printStatistics(llvm::raw_ostream &OS, llvm::ArrayRef<PassRunInfo> Runs);
 
 /// Thread CPU time in seconds (for timings).

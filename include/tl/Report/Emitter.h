@@ -79,6 +79,13 @@ public:
   virtual llvm::Error emit(const ReportContext &Ctx) = 0;
 };
 
+/// Time one emitter took (for --timing), including analyses it computed.
+struct EmitterTiming {
+  std::string Name;
+  double WallSeconds = 0;
+  double CpuSeconds = 0;
+};
+
 class EmitterRegistry {
 public:
   EmitterRegistry();
@@ -89,7 +96,9 @@ public:
   }
   /// Run every emitter in registration order; all run even when one fails,
   /// the errors are joined.
-  llvm::Error emitAll(const ReportContext &Ctx) const;
+  /// Timings, when given, receives one entry per emitter in that order.
+  llvm::Error emitAll(const ReportContext &Ctx,
+                      std::vector<EmitterTiming> *Timings = nullptr) const;
 
 private:
   std::vector<std::unique_ptr<Emitter>> Emitters;
