@@ -104,6 +104,11 @@ std::vector<PassResult> PassManager::run(const Trace &T, AnalysisManager &AM,
     return Results;
   }
   DefaultThreadPool Pool(llvm::hardware_concurrency(Threads));
+  for (const std::function<void()> &Job : Opts.Prefetch)
+    Pool.async([&Job, &Opts] {
+      TimeTraceThreadScope TTS(Opts.TimeTrace);
+      Job();
+    });
   for (size_t I = 0; I < N; ++I)
     Pool.async([&RunOne, I] { RunOne(I, /*OnWorker=*/true); });
   Pool.wait();

@@ -236,38 +236,47 @@ bool showProgress(const Options &O) {
   return errs().is_displayed();
 }
 
-/// --stop-after=analyses: compute what the built-in passes in Passes and
-/// the report emitters would ask the AnalysisManager for (each analysis
-/// pulls its own dependencies), on up to Threads threads.
-void computeAnalyses(AnalysisManager &AM, ArrayRef<std::string> Passes,
-                     unsigned Threads) {
+/// Jobs computing what the built-in passes in Passes and the report
+/// emitters would ask the AnalysisManager for (each analysis pulls its own
+/// dependencies). Long dependency chains come first, analyses that wait for
+/// another one last, so a pool running them in order rarely blocks.
+std::vector<std::function<void()>>
+analysisJobs(AnalysisManager &AMRef, ArrayRef<std::string> Passes) {
+  AnalysisManager *AM = &AMRef;
   std::vector<std::function<void()>> Jobs;
   auto Need = [&](auto Get) { Jobs.push_back(Get); };
   auto Has = [&](StringRef N) { return llvm::is_contained(Passes, N); };
   // Reports (analysis.md, perf_report_csvs, findings.json).
-  Need([&] { AM.get<UnifiedPerfTable>(); });
-  Need([&] { AM.get<PerfSheets>(); });
-  Need([&] { AM.get<OpTable>(); });
-  Need([&] { AM.get<KernelSummary>(); });
-  Need([&] { AM.get<CollectiveSummary>(); });
-  Need([&] { AM.get<ShortKernels>(); });
-  Need([&] { AM.get<RecomputeMarks>(); });
-  Need([&] { AM.get<WorkloadInfo>(); });
-  Need([&] { AM.get<GpuTimeline>(); });
-  if (Has("kernel-fusion"))
-    Need([&] { AM.get<FusionCandidates>(); });
-  if (Has("cpu-idle"))
-    Need([&] { AM.get<LaunchStats>(); });
+  Need([AM] { AM->get<UnifiedPerfTable>(); });
+  Need([AM] { AM->get<PerfSheets>(); });
+  Need([AM] { AM->get<WorkloadInfo>(); });
+  Need([AM] { AM->get<GpuTimeline>(); });
   if (Has("multi-kernel"))
-    Need([&] { AM.get<MultiKernelData>(); });
+    Need([AM] { AM->get<MultiKernelData>(); });
+  if (Has("cpu-idle"))
+    Need([AM] { AM->get<LaunchStats>(); });
+  Need([AM] { AM->get<CollectiveSummary>(); });
+  Need([AM] { AM->get<RecomputeMarks>(); });
+  Need([AM] { AM->get<OpTable>(); });
+  Need([AM] { AM->get<KernelSummary>(); });
+  Need([AM] { AM->get<ShortKernels>(); });
+  if (Has("kernel-fusion"))
+    Need([AM] { AM->get<FusionCandidates>(); });
   if (Has("compare"))
-    Need([&] { AM.get<TraceDiff>(); });
+    Need([AM] { AM->get<TraceDiff>(); });
   for (StringRef C : {"gemm", "sdpa", "elementwise", "norm", "reduce", "conv",
                       "moe", "triton", "other"})
     if (Has(C)) {
-      Need([&] { AM.get<compute::ComputeInput>(); });
+      Need([AM] { AM->get<compute::ComputeInput>(); });
       break;
     }
+  return Jobs;
+}
+
+/// --stop-after=analyses: run analysisJobs on up to Threads threads.
+void computeAnalyses(AnalysisManager &AM, ArrayRef<std::string> Passes,
+                     unsigned Threads) {
+  std::vector<std::function<void()>> Jobs = analysisJobs(AM, Passes);
   if (Threads == 0)
     Threads = hardware_concurrency().compute_thread_count();
   if (Threads <= 1) {
@@ -605,9 +614,16 @@ int run(int argc, char **argv) {
         printTiming(errs(), {}, AM, 0, O.TimingFormat == "json");
       continue;
     }
+    std::vector<std::string> PassNames;
+    for (const std::unique_ptr<Pass> &Pass : P->passes())
+      PassNames.push_back(Pass->getArgument().str());
     PassManager PM(std::move(*P));
     PassManagerOptions PMOpts;
     PMOpts.Threads = Threads;
+    // With several threads, the analyses the passes and the report need
+    // are computed concurrently, ahead of the passes.
+    if (StopAfter != "passes" && !O.VerifyFindingsFile.getNumOccurrences())
+      PMOpts.Prefetch = analysisJobs(AM, PassNames);
     PMOpts.TimeTrace = !O.TimeTrace.empty();
     if (Progress)
       PMOpts.Progress = [](size_t Done, size_t Total, StringRef Name) {

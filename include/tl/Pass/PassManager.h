@@ -39,6 +39,12 @@ struct PassManagerOptions {
   unsigned Threads = 0;
   /// Record llvm::timeTraceProfiler scopes on worker threads too.
   bool TimeTrace = false;
+  /// Jobs (typically AM.get<X>() calls) queued on the pool before the
+  /// passes when running on several threads, so independent analyses are
+  /// computed concurrently; ignored on one thread (analyses stay lazy).
+  /// They must only fill the AnalysisManager's cache: results are the
+  /// same with or without them.
+  std::vector<std::function<void()>> Prefetch;
   /// Called (serialized) after each pass: (finished, total, pass name).
   std::function<void(size_t, size_t, llvm::StringRef)> Progress;
 };
