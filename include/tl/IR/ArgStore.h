@@ -285,16 +285,20 @@ public:
     N.Ty = F.IsObject ? ArgValue::Type::Object : ArgValue::Type::Array;
     N.C.Count = Count;
     N.Key = F.Key;
+    // data() + Start, not &Scratch[Start]: an empty outermost object has
+    // Start == size(), where operator[] is undefined (UBSan: reference
+    // binding to null on a never-used Scratch).
+    const ArgNode *Kids = Scratch.data() + F.Start;
     // Nested containers (shapes, type lists, ...) repeat a lot: share one
     // copy of identical child ranges. Outermost args objects are unique
     // (they carry ids), so they are not indexed but stored compactly.
     if (!Open.empty() && Count)
-      N.C.First = S.Nodes.internRange(&Scratch[F.Start], Count);
+      N.C.First = S.Nodes.internRange(Kids, Count);
     else if (!Open.empty())
       N.C.First = 0; // every empty container is the same value
     else if (F.IsObject && Count <= ArgStore::MaxCompactMembers) {
       uint32_t Key = N.Key;
-      N = S.makeCompact(&Scratch[F.Start], Count);
+      N = S.makeCompact(Kids, Count);
       N.Key = Key;
     } else {
       N.C.First = uint32_t(S.Nodes.size());
