@@ -30,13 +30,17 @@ FUZZ_BUILD ?= build-fuzz
 FUZZ_SECONDS ?= 120
 LIT := python3 /usr/lib/llvm-19/build/utils/lit/lit.py
 
-.PHONY: all deps configure build demo check check-fast fuzz sanitize bench install clean \
+.PHONY: all deps deps-extra configure build demo check check-fast fuzz sanitize bench install clean \
 	check-asan check-tsan check-all
 
 all: build
 
 deps:
 	@bash scripts/install-deps.sh
+
+# clang-19 and its runtimes for the sanitizer and fuzzer builds.
+deps-extra:
+	@TL_DEPS_EXTRA=1 bash scripts/install-deps.sh
 
 $(BUILD)/build.ninja: CMakeLists.txt
 	cmake -S . -B $(BUILD) -G Ninja $(CMAKE_FLAGS)
@@ -55,7 +59,7 @@ check: build
 
 # ASan+UBSan: the whole lit and unit suite (conformance included when the
 # shared traces are present). Leaks are reported too.
-check-asan: deps
+check-asan: deps-extra
 	$(SAN_CC) cmake -S . -B $(ASAN_BUILD) -G Ninja -DTL_SANITIZER='address;undefined' $(SAN_CMAKE) $(CMAKE_FLAGS)
 	cmake --build $(ASAN_BUILD) -j $(JOBS) --target tl-test-depends
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
@@ -66,7 +70,7 @@ check-asan: deps
 # plugins (test/Pass), and the full built-in pipeline over a real trace
 # (Conformance/threads-full-pipeline.test, when the shared traces are there).
 TSAN_FILTER := Pass|AnalysisManager|threads-full-pipeline
-check-tsan: deps
+check-tsan: deps-extra
 	$(SAN_CC) cmake -S . -B $(TSAN_BUILD) -G Ninja -DTL_SANITIZER=thread $(SAN_CMAKE) $(CMAKE_FLAGS)
 	cmake --build $(TSAN_BUILD) -j $(JOBS) --target tl-tsan-depends
 	TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
@@ -76,7 +80,7 @@ check-tsan: deps
 # libFuzzer (clang-19): regression inputs must pass, then a bounded run over
 # a scratch copy of the seed corpus. Crashes land in $(FUZZ_BUILD)/artifacts;
 # add each to test/Fuzz/regressions (see docs/Robustness.md).
-fuzz: deps
+fuzz: deps-extra
 	CC=clang-19 CXX=clang++-19 cmake -S . -B $(FUZZ_BUILD) -G Ninja -DTL_ENABLE_FUZZER=ON -DTL_BUILD_TESTS=OFF
 	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target tl-import-fuzzer
 	./$(FUZZ_BUILD)/bin/tl-import-fuzzer -runs=0 test/Fuzz/regressions
