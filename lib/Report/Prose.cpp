@@ -109,8 +109,12 @@ Prose writeProse(const PItem &P, const ReportModel &M) {
       Ins += " take " + ms(*X.TimeMs);
     if (X.PctTotal)
       Ins += " (" + pct(*X.PctTotal) + " of end-to-end time)";
+    // Comparative scope (bucket "all"): efficiency is 100*T2/T1, the speed
+    // relative to the reference trace, not a roofline share (§5.3).
     if (X.Eff)
-      Ins += " and reach " + pct(*X.Eff) + " of their roofline";
+      Ins += " and reach " + pct(*X.Eff) +
+             (X.Bucket == "all" ? " of the reference trace's speed"
+                                : " of their roofline");
     if (!X.Bound.empty() && X.Bound != "unmodeled")
       Ins += " (" + X.Bound + "-bound)";
     if (P.isHeuristic())
