@@ -81,7 +81,7 @@ std::optional<std::string> renderArgs(StringRef InputDims,
 
 namespace {
 
-std::optional<PyValue> parseStack(StringRef CallStack) {
+std::optional<PyValue> parseStackUncached(StringRef CallStack) {
   if (CallStack.empty() || CallStack == "Not found")
     return std::nullopt;
   Expected<PyValue> V = parsePyLiteral(CallStack);
@@ -92,6 +92,20 @@ std::optional<PyValue> parseStack(StringRef CallStack) {
   if (V->kind() != PyValue::Kind::List && V->kind() != PyValue::Kind::Tuple)
     return std::nullopt;
   return std::move(*V);
+}
+
+/// kernelNames, moduleChain and callChain read the same call_stack_full
+/// cell one after the other; it is parsed once (stacks can be long).
+const std::optional<PyValue> &parseStack(StringRef CallStack) {
+  thread_local std::string Key;
+  thread_local std::optional<PyValue> Value;
+  thread_local bool Valid = false;
+  if (!Valid || Key != CallStack) {
+    Value = parseStackUncached(CallStack);
+    Key = CallStack.str();
+    Valid = true;
+  }
+  return Value;
 }
 
 std::string trunc75(const std::string &S) {
@@ -115,7 +129,7 @@ std::string trunc75(const std::string &S) {
 } // namespace
 
 std::pair<std::string, std::string> kernelNames(StringRef CallStack) {
-  std::optional<PyValue> V = parseStack(CallStack);
+  const std::optional<PyValue> &V = parseStack(CallStack);
   if (!V || V->elems().empty())
     return {"", ""};
   std::vector<std::string> Kernels;
@@ -146,7 +160,7 @@ std::pair<std::string, std::string> kernelNames(StringRef CallStack) {
 
 std::vector<std::string> moduleChain(StringRef CallStack) {
   std::vector<std::string> Out;
-  std::optional<PyValue> V = parseStack(CallStack);
+  const std::optional<PyValue> &V = parseStack(CallStack);
   if (!V)
     return Out;
   for (const PyValue &E : V->elems())
@@ -165,7 +179,7 @@ std::vector<std::string> callChain(StringRef CallStack) {
       "torch/_inductor/",            "torch/cuda/graphs.py",
       "torch/utils/_contextlib.py"};
   std::vector<std::string> Out;
-  std::optional<PyValue> V = parseStack(CallStack);
+  const std::optional<PyValue> &V = parseStack(CallStack);
   if (!V)
     return Out;
   for (const PyValue &E : V->elems()) {
