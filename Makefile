@@ -9,6 +9,9 @@
 #                     regression inputs, then fuzzes the importer for
 #                     FUZZ_SECONDS (default 120)
 #   make check-all  - check + check-asan + check-tsan + fuzz
+# Cost without ccache (CPU seconds, ~half that in wall time on an idle 2-core
+# machine; docs/Robustness.md): check-asan ~500 build + ~130 suite,
+# check-tsan ~280 build + ~10 tests, fuzz ~50 build + FUZZ_SECONDS.
 # Performance (docs/performance.md):
 #   make bench      - Release build in build-bench, tl-gen 1 GB + 4 GB inputs
 #                     and the shared traces, median of 5 runs per stage;
