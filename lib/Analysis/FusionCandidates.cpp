@@ -450,6 +450,29 @@ FusionCandidates::FusionCandidates(const Trace &T, AnalysisManager &AM) {
   Cands = std::move(Dedup);
 }
 
+void tl::writeFusionComposition(llvm::json::OStream &J,
+                                const FusionCandidate &C) {
+  J.attributeArray("kernel_type_signature", [&] {
+    for (const std::string &T : C.TypeSignature)
+      J.value(T);
+  });
+  J.attributeObject("kernel_type_summary", [&] {
+    for (const auto &[T, N] : C.TypeSummary)
+      J.attribute(T, N);
+  });
+  J.attribute("has_fused_kernel", C.HasFusedKernel);
+}
+
+void tl::writeFusionInputDims(llvm::json::OStream &J,
+                              const FusionCandidate &C) {
+  J.attributeBegin("input_dims");
+  if (C.InputDimsJson.empty())
+    J.value(nullptr);
+  else
+    J.rawValue(C.InputDimsJson);
+  J.attributeEnd();
+}
+
 std::string FusionCandidates::toJson() const {
   std::string S;
   llvm::raw_string_ostream OS(S);
@@ -488,24 +511,11 @@ std::string FusionCandidates::toJson() const {
                 jsonNumAttr(J, "data_out_mb", *K.DataOutMB);
             });
         });
-        J.attributeArray("kernel_type_signature", [&] {
-          for (const std::string &T : C.TypeSignature)
-            J.value(T);
-        });
-        J.attributeObject("kernel_type_summary", [&] {
-          for (const auto &[T, N] : C.TypeSummary)
-            J.attribute(T, N);
-        });
-        J.attribute("has_fused_kernel", C.HasFusedKernel);
+        writeFusionComposition(J, C);
         jsonNumAttr(J, "total_kernel_time_us", C.TotalKernelTimeUs);
         if (C.Sibling)
           J.attribute("source", "sibling_sequence");
-        J.attributeBegin("input_dims");
-        if (C.InputDimsJson.empty())
-          J.value(nullptr);
-        else
-          J.rawValue(C.InputDimsJson);
-        J.attributeEnd();
+        writeFusionInputDims(J, C);
       });
   });
   OS << "\n";

@@ -254,6 +254,11 @@ FusionResult tl::estimateFusion(llvm::ArrayRef<FusionCandidate> Cands,
     E.Candidate = C;
     R.Estimates.push_back(std::move(E));
   }
+  finishFusionResult(R);
+  return R;
+}
+
+void tl::finishFusionResult(FusionResult &R) {
   std::stable_sort(R.Estimates.begin(), R.Estimates.end(),
                    [](const FusionEstimate &A, const FusionEstimate &B) {
                      return A.ImpactMid > B.ImpactMid;
@@ -270,7 +275,6 @@ FusionResult tl::estimateFusion(llvm::ArrayRef<FusionCandidate> Cands,
         It->second = E.Operation;
     }
   }
-  return R;
 }
 
 FusionParams tl::defaultFusionParams(AnalysisManager &AM) {

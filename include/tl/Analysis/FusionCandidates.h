@@ -15,6 +15,7 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/JSON.h"
 
 #include <optional>
 #include <string>
@@ -94,6 +95,12 @@ private:
   std::vector<FusionCandidate> Cands;
   KernelPerfLookup Lookup;
 };
+
+/// fusion_candidates.json members shared by the standalone and comparative
+/// files: kernel_type_signature, kernel_type_summary, has_fused_kernel ...
+void writeFusionComposition(llvm::json::OStream &J, const FusionCandidate &C);
+/// ... and input_dims (null when the ops carried no shapes).
+void writeFusionInputDims(llvm::json::OStream &J, const FusionCandidate &C);
 
 /// `nn.Module: X_3` -> `X`; `f.py(1): g` unchanged (trailing _<digits> cut).
 std::string fusionBaseName(llvm::StringRef Name);

@@ -71,6 +71,10 @@ FusionResult estimateFusion(llvm::ArrayRef<FusionCandidate> Cands,
                             const KernelPerfLookup &Lookup,
                             const FusionParams &P);
 
+/// The last step both estimators share: estimates sorted by mid impact
+/// (stable), then the high-confidence kernel map built from them.
+void finishFusionResult(FusionResult &R);
+
 /// §6.10 confidence ("high", "medium", "low") from name hints in the base
 /// or module name and the kernel composition; IsMatrix[i] classifies
 /// C.Kernels[i].

@@ -257,23 +257,10 @@ std::string ComparativeFusionCandidates::toJson() const {
         J.attributeBegin("kernels_trace2");
         Kernels(C.Kernels2, {});
         J.attributeEnd();
-        J.attributeArray("kernel_type_signature", [&] {
-          for (const std::string &T : B.TypeSignature)
-            J.value(T);
-        });
-        J.attributeObject("kernel_type_summary", [&] {
-          for (const auto &[T, N] : B.TypeSummary)
-            J.attribute(T, N);
-        });
-        J.attribute("has_fused_kernel", B.HasFusedKernel);
+        writeFusionComposition(J, B);
         jsonNumAttr(J, "total_kernel_time_us_trace1", B.TotalKernelTimeUs);
         jsonNumAttr(J, "total_kernel_time_us_trace2", C.TotalTime2Us);
-        J.attributeBegin("input_dims");
-        if (B.InputDimsJson.empty())
-          J.value(nullptr);
-        else
-          J.rawValue(B.InputDimsJson);
-        J.attributeEnd();
+        writeFusionInputDims(J, B);
       });
     }
   });
@@ -348,21 +335,6 @@ tl::estimateComparativeFusion(llvm::ArrayRef<ComparativeFusionCandidate> Cands,
     E.Candidate = &B;
     R.Estimates.push_back(std::move(E));
   }
-  std::stable_sort(R.Estimates.begin(), R.Estimates.end(),
-                   [](const FusionEstimate &A, const FusionEstimate &B) {
-                     return A.ImpactMid > B.ImpactMid;
-                   });
-  for (const FusionEstimate &E : R.Estimates) {
-    if (E.Confidence != "high")
-      continue;
-    for (const std::string &K : E.Kernels) {
-      auto It = llvm::find_if(R.HighConfidenceMap,
-                              [&](auto &Pr) { return Pr.first == K; });
-      if (It == R.HighConfidenceMap.end())
-        R.HighConfidenceMap.emplace_back(K, E.Operation);
-      else
-        It->second = E.Operation;
-    }
-  }
+  finishFusionResult(R);
   return R;
 }
