@@ -196,19 +196,28 @@ bool soleBackward(const Trace &T, EventId E, TreeFacts &F, EventId &Fwd,
   return true;
 }
 
-/// One row before grouping.
+/// One row before grouping. Texts that are equal across a group (name,
+/// category, argument reprs, perf params) live in the group, not here: a
+/// GB trace has millions of instances but thousands of groups.
 struct InstRow {
   Instance I;
-  std::string Name, Category;
-  std::string Keys[4]; // Input Dims/type/Strides/Concrete Inputs (repr)
-  bool KeyPresent[4] = {false, false, false, false};
+  size_t Group = 0;
   double Dur = 0;
   bool HasModel = false;
   double Gflops = NaN, DataMB = NaN, FpB = NaN, TBs = NaN, TFs = NaN;
   std::optional<std::string> Spec, RoofB;
   double RoofT = NaN, PctRoof = NaN;
   double KernelTime = 0;
-  std::vector<EventId> GpuEvents;
+  /// The trace's subtree list, or the synthetic op's one kernel.
+  llvm::ArrayRef<EventId> GpuEvents;
+};
+
+/// Texts of a group, taken from its first instance (the params from the
+/// first instance that has them).
+struct GroupText {
+  std::string Name, Category;
+  std::string Keys[4];
+  bool KeyPresent[4] = {false, false, false, false};
   std::optional<std::vector<std::pair<std::string, std::string>>> Params;
 };
 
@@ -300,52 +309,88 @@ UnifiedPerfTable::UnifiedPerfTable(const Trace &T, AnalysisManager &AM) {
     NumSynthetic = Next - MaxUid - 1;
   }
 
-  // --- One row per instance.
+  // --- One row per instance, grouped as it is made (first-appearance
+  // order of the kept rows).
   const OpTable &Ops = AM.get<OpTable>();
   auto firstDirectKernel = [&](EventId E) -> llvm::StringRef {
     const LauncherRow *L = Ops.launcherRow(E);
     return (L && !L->Details.empty()) ? L->Details.front().Name
                                       : llvm::StringRef();
   };
+  std::map<std::vector<std::string>, size_t> GroupOf;
+  std::vector<std::vector<size_t>> Groups;
+  std::vector<GroupText> Texts;
   std::vector<InstRow> IRows;
   IRows.reserve(Insts.size());
-  for (const Instance &I : Insts) {
+  // Per-instance texts, moved into the group when it is new.
+  GroupText Cur;
+  std::vector<std::string> K;
+  auto groupOf = [&](EventId E) -> size_t {
+    K.clear();
+    K.push_back(Cur.Name);
+    K.push_back(Cur.Category);
+    K.push_back(processNameOf(T, E));
+    K.push_back(processLabelOf(T, E));
+    K.push_back(threadNameOf(T, E));
+    for (int J = 0; J < 4; ++J)
+      K.push_back(Cur.KeyPresent[J] ? Cur.Keys[J] : "None");
+    if (RM)
+      K.push_back(RM->isRecompute(E) ? "True" : "False");
+    auto [It, New] = GroupOf.try_emplace(K, Groups.size());
+    if (New) {
+      Groups.emplace_back();
+      Texts.push_back(std::move(Cur));
+    }
+    return It->second;
+  };
+  for (size_t II = 0; II < Insts.size(); ++II) {
+    const Instance &I = Insts[II];
     InstRow R;
     R.I = I;
     EventId E = I.E;
     R.Dur = T.dur(E);
+    Cur = GroupText();
     ArgValue A = T.args(E);
     static const char *const KeyArgs[4] = {"Input Dims", "Input type",
                                            "Input Strides", "Concrete Inputs"};
     for (int K = 0; K < 4; ++K)
       if (A && A.isObject() && A.hasKey(KeyArgs[K]) &&
           !A.get(KeyArgs[K]).isNull()) {
-        R.Keys[K] = pyRepr(argToPy(A.get(KeyArgs[K]), true));
-        R.KeyPresent[K] = true;
+        Cur.Keys[K] = pyRepr(argToPy(A.get(KeyArgs[K]), true));
+        Cur.KeyPresent[K] = true;
       }
     if (I.Kernel != NoEvent) {
-      R.Name = (T.name(E) + "->" + T.name(I.Kernel) + " (Synthetic Op)").str();
-      R.GpuEvents = {I.Kernel};
+      Cur.Name =
+          (T.name(E) + "->" + T.name(I.Kernel) + " (Synthetic Op)").str();
+      R.GpuEvents = llvm::ArrayRef<EventId>(Insts[II].Kernel);
       // The copy keeps the parent's kernel_details (§2.8 launcher list).
-      R.Category = Reg.categorize(R.Name, firstDirectKernel(E));
+      Cur.Category = Reg.categorize(Cur.Name, firstDirectKernel(E));
       R.KernelTime = kernelBusyTime(T, R.GpuEvents);
+      R.Group = groupOf(E);
+      Groups[R.Group].push_back(IRows.size());
       IRows.push_back(std::move(R));
       continue;
     }
-    R.Name = T.name(E).str();
-    R.GpuEvents.assign(T.subtreeGpuEvents(E).begin(),
-                       T.subtreeGpuEvents(E).end());
+    Cur.Name = T.name(E).str();
+    R.GpuEvents = T.subtreeGpuEvents(E);
+    bool Grouped = false;
     auto Fill = [&](const OpPerf &P) {
       copyPerfColumns(R, P);
+      // Only the group's first instance with params keeps them.
       if (!P.Model.Params.empty()) {
-        std::vector<std::pair<std::string, std::string>> PP;
-        for (const auto &KV : P.Model.Params)
-          PP.emplace_back(KV.first, pyRepr(KV.second));
-        R.Params = std::move(PP);
+        R.Group = groupOf(E);
+        Grouped = true;
+        GroupText &GT = Texts[R.Group];
+        if (!GT.Params) {
+          std::vector<std::pair<std::string, std::string>> PP;
+          for (const auto &KV : P.Model.Params)
+            PP.emplace_back(KV.first, pyRepr(KV.second));
+          GT.Params = std::move(PP);
+        }
       }
     };
     if (I.SoleBwd) {
-      R.Category = I.BwdCategory;
+      Cur.Category = I.BwdCategory;
       R.HasModel = true;
       auto P = computeOpPerf(T, I.Fwd, true, Arch);
       if (P)
@@ -359,8 +404,8 @@ UnifiedPerfTable::UnifiedPerfTable(const Trace &T, AnalysisManager &AM) {
       std::vector<EventId> Ks;
       auto P = computeOpPerf(T, E, false, Arch, &Ks);
       // The categorizer sees the kernel_details metrics() left behind.
-      R.Category = Reg.categorize(
-          R.Name, Ks.empty() ? llvm::StringRef() : T.name(Ks.front()));
+      Cur.Category = Reg.categorize(
+          Cur.Name, Ks.empty() ? llvm::StringRef() : T.name(Ks.front()));
       if (!P) {
         bool NotImpl = false;
         llvm::handleAllErrors(
@@ -370,48 +415,35 @@ UnifiedPerfTable::UnifiedPerfTable(const Trace &T, AnalysisManager &AM) {
           continue;
         R.KernelTime = kernelBusyTime(T, R.GpuEvents);
       } else {
+        // The category is known here, so Fill may group.
         Fill(*P);
       }
     } else {
       // kernel_details of a launcher: its direct kernels by ts (§2.8).
-      R.Category = Reg.categorize(R.Name, firstDirectKernel(E));
+      Cur.Category = Reg.categorize(Cur.Name, firstDirectKernel(E));
       R.KernelTime = kernelBusyTime(T, R.GpuEvents);
     }
+    // Fill grouped the rows with params already (Cur is moved-from then).
+    if (!Grouped)
+      R.Group = groupOf(E);
+    Groups[R.Group].push_back(IRows.size());
     IRows.push_back(std::move(R));
   }
-
-  // --- Group (first-appearance order) and aggregate.
-  std::map<std::vector<std::string>, size_t> GroupOf;
-  std::vector<std::vector<size_t>> Groups;
-  for (size_t I = 0; I < IRows.size(); ++I) {
-    const InstRow &R = IRows[I];
-    EventId E = R.I.E;
-    std::vector<std::string> K{R.Name,
-                               R.Category,
-                               processNameOf(T, E),
-                               processLabelOf(T, E),
-                               threadNameOf(T, E)};
-    for (int J = 0; J < 4; ++J)
-      K.push_back(R.KeyPresent[J] ? R.Keys[J] : "None");
-    if (RM)
-      K.push_back(RM->isRecompute(E) ? "True" : "False");
-    auto [It, New] = GroupOf.try_emplace(K, Groups.size());
-    if (New)
-      Groups.emplace_back();
-    Groups[It->second].push_back(I);
-  }
-  for (const std::vector<size_t> &G : Groups) {
+  for (size_t GI = 0; GI < Groups.size(); ++GI) {
+    const std::vector<size_t> &G = Groups[GI];
+    GroupText &GT = Texts[GI];
     const InstRow &F0 = IRows[G.front()];
     UnifiedPerfRow Row;
-    Row.Name = F0.Name;
-    Row.Category = F0.Category;
+    Row.Name = std::move(GT.Name);
+    Row.Category = std::move(GT.Category);
     Row.ProcessName = processNameOf(T, F0.I.E);
     Row.ProcessLabel = processLabelOf(T, F0.I.E);
     Row.ThreadName = threadNameOf(T, F0.I.E);
-    Row.InputDims = F0.KeyPresent[0] ? F0.Keys[0] : "";
-    Row.InputType = F0.KeyPresent[1] ? F0.Keys[1] : "";
-    Row.InputStrides = F0.KeyPresent[2] ? F0.Keys[2] : "";
-    Row.ConcreteInputs = F0.KeyPresent[3] ? F0.Keys[3] : "";
+    // A missing key's text is empty (the group key said "None").
+    Row.InputDims = std::move(GT.Keys[0]);
+    Row.InputType = std::move(GT.Keys[1]);
+    Row.InputStrides = std::move(GT.Keys[2]);
+    Row.ConcreteInputs = std::move(GT.Keys[3]);
     Row.ExUid = F0.I.Uid;
     if (RM)
       Row.IsRecompute = RM->isRecompute(F0.I.E);
@@ -450,22 +482,18 @@ UnifiedPerfTable::UnifiedPerfTable(const Trace &T, AnalysisManager &AM) {
     for (const auto &L : Lists)
       Ptrs.push_back(&L);
     Row.KernelDetails = summarizeKernelDetails(Ptrs);
-    for (size_t I : G)
-      if (IRows[I].Params) {
-        Row.PerfParams = IRows[I].Params;
-        break;
-      }
+    Row.PerfParams = std::move(GT.Params);
     Row.HasPerfModel = F0.HasModel;
     // Tails follow the summary order, each from the template instance.
-    const std::vector<EventId> *Tmpl = &F0.GpuEvents;
+    llvm::ArrayRef<EventId> Tmpl = F0.GpuEvents;
     for (size_t I : G)
       if (!IRows[I].GpuEvents.empty()) {
-        Tmpl = &IRows[I].GpuEvents;
+        Tmpl = IRows[I].GpuEvents;
         break;
       }
     std::vector<EventId> Ordered;
     for (const KernelStat &K : Row.KernelDetails)
-      Ordered.push_back((*Tmpl)[K.Position]);
+      Ordered.push_back(Tmpl[K.Position]);
     if (Row.IsSynthetic) {
       // A synthetic op is a copy of its parent with a new UID, which the
       // reference's tree lookups do not find: no entry point, and a stack
