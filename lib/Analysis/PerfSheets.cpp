@@ -10,12 +10,16 @@
 #include "PerfSheetsUtil.h"
 
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/Hashing.h"
+#include "llvm/ADT/bit.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <deque>
 #include <map>
+#include <unordered_map>
 
 using namespace tl;
 using namespace tl::detail;
@@ -29,22 +33,96 @@ int TextTable::column(llvm::StringRef N) const {
 
 namespace {
 
+/// Strict structural equality and hash of Python values (floats by bit
+/// pattern, so 0.0 and -0.0 stay apart); explicit stacks, no recursion.
+bool sameValue(const PyValue &A, const PyValue &B) {
+  std::vector<std::pair<const PyValue *, const PyValue *>> S{{&A, &B}};
+  while (!S.empty()) {
+    auto [X, Y] = S.back();
+    S.pop_back();
+    if (X->kind() != Y->kind() || X->getInt() != Y->getInt() ||
+        llvm::bit_cast<uint64_t>(X->getFloat()) !=
+            llvm::bit_cast<uint64_t>(Y->getFloat()) ||
+        X->getStr() != Y->getStr() ||
+        X->elems().size() != Y->elems().size() ||
+        X->items().size() != Y->items().size())
+      return false;
+    for (size_t I = 0; I < X->elems().size(); ++I)
+      S.push_back({&X->elems()[I], &Y->elems()[I]});
+    for (size_t I = 0; I < X->items().size(); ++I) {
+      if (X->items()[I].first != Y->items()[I].first)
+        return false;
+      S.push_back({&X->items()[I].second, &Y->items()[I].second});
+    }
+  }
+  return true;
+}
+
+llvm::hash_code hashParams(const ParamList &P) {
+  llvm::hash_code H = llvm::hash_value(P.size());
+  std::vector<const PyValue *> S;
+  for (const auto &KV : P) {
+    H = llvm::hash_combine(H, llvm::hash_value(KV.first));
+    S.push_back(&KV.second);
+    while (!S.empty()) {
+      const PyValue *V = S.back();
+      S.pop_back();
+      H = llvm::hash_combine(H, static_cast<int>(V->kind()), V->getInt(),
+                             llvm::bit_cast<uint64_t>(V->getFloat()),
+                             llvm::hash_value(V->getStr()),
+                             V->elems().size(), V->items().size());
+      for (const PyValue &C : V->elems())
+        S.push_back(&C);
+      for (const auto &IV : V->items()) {
+        H = llvm::hash_combine(H, llvm::hash_value(IV.first));
+        S.push_back(&IV.second);
+      }
+    }
+  }
+  return H;
+}
+
+/// Unique param lists: millions of events share a few thousand shapes, so
+/// rows point into this pool instead of each holding a copy.
+class ParamPool {
+public:
+  const ParamList *intern(const ParamList &P) {
+    std::vector<const ParamList *> &Bucket = ByHash[hashParams(P)];
+    for (const ParamList *Q : Bucket)
+      if (Q->size() == P.size() &&
+          std::equal(P.begin(), P.end(), Q->begin(),
+                     [](const auto &A, const auto &B) {
+                       return A.first == B.first &&
+                              sameValue(A.second, B.second);
+                     }))
+        return Q;
+    Lists.push_back(P);
+    Bucket.push_back(&Lists.back());
+    return &Lists.back();
+  }
+
+private:
+  std::deque<ParamList> Lists;
+  std::unordered_map<size_t, std::vector<const ParamList *>> ByHash;
+};
+
 /// One evaluated event (a raw row of §6.6).
 struct RawRow {
   EventId E = NoEvent;
-  ParamList Params;
+  const ParamList *Params = nullptr; // in the sheet's ParamPool
   double Gflops = NaN, DataMB = NaN, FpB = NaN, TBs = NaN, TFs = NaN;
   std::string Spec;
   bool HasRoof = false;
   double RoofT = NaN, PctRoof = NaN;
   std::string RoofB;
   double KernelTime = 0;
-  std::vector<KernelDetail> Kernels;
+  /// The kernel set stable-sorted by ts (details made per group).
+  std::vector<EventId> Kernels;
 };
 
 /// §6.6 raw rows of one sheet evaluated in one mode.
 std::vector<RawRow> evaluate(const Trace &T, llvm::ArrayRef<EventId> Events,
-                             bool Bwd, const ArchSpec *Arch,
+                             bool Bwd, const ArchSpec *Arch, ParamPool &Pool,
                              std::vector<std::string> &Warnings) {
   std::vector<RawRow> Rows;
   for (EventId E : Events) {
@@ -64,10 +142,10 @@ std::vector<RawRow> evaluate(const Trace &T, llvm::ArrayRef<EventId> Events,
       continue;
     RawRow R;
     R.E = E;
-    R.Params = P->Model.Params;
+    R.Params = Pool.intern(P->Model.Params);
     copyPerfColumns(R, *P);
     R.HasRoof = P->Metrics.HasRoofline;
-    R.Kernels = kernelDetailsOf(T, P->Kernels);
+    R.Kernels = std::move(P->Kernels);
     Rows.push_back(std::move(R));
   }
   return Rows;
@@ -136,13 +214,13 @@ TextTable summarize(const Trace &T, std::string SheetName,
   std::vector<ParamColumn> Cols;
   llvm::StringMap<size_t> ColIdx;
   for (const RawRow &R : Raw)
-    for (const auto &KV : R.Params)
+    for (const auto &KV : *R.Params)
       if (ColIdx.try_emplace(KV.first, Cols.size()).second)
         Cols.push_back({KV.first, false});
   for (ParamColumn &C : Cols) {
     bool AllNum = true, AnyMissing = false, AnyFloat = false;
     for (const RawRow &R : Raw) {
-      const PyValue *V = findParam(R.Params, C.Key);
+      const PyValue *V = findParam(*R.Params, C.Key);
       if (!V || V->isNone()) {
         AnyMissing = true;
         continue;
@@ -170,7 +248,7 @@ TextTable summarize(const Trace &T, std::string SheetName,
     const RawRow &R = Raw[I];
     std::vector<std::string> K{T.name(R.E).str()};
     for (const ParamColumn &C : Cols) {
-      const PyValue *V = findParam(R.Params, C.Key);
+      const PyValue *V = findParam(*R.Params, C.Key);
       // Missing values form their own group, apart from any text.
       K.push_back(C.Stringified || (V && !V->isNone())
                       ? "v" + paramText(V, C)
@@ -233,10 +311,10 @@ TextTable summarize(const Trace &T, std::string SheetName,
     std::vector<std::string> C{T.name(F.E).str()};
     for (const ParamColumn &PC : Cols) {
       // First non-missing value of the group (all equal as text).
-      std::string V = paramText(findParam(F.Params, PC.Key), PC);
+      std::string V = paramText(findParam(*F.Params, PC.Key), PC);
       if (!PC.Stringified)
         for (size_t I : Idx)
-          if (const PyValue *P = findParam(Raw[I].Params, PC.Key);
+          if (const PyValue *P = findParam(*Raw[I].Params, PC.Key);
               P && !P->isNone()) {
             V = paramText(P, PC);
             break;
@@ -280,9 +358,13 @@ TextTable summarize(const Trace &T, std::string SheetName,
       C.push_back(B);
       PushAgg(aggregate(Col(&RawRow::PctRoof)));
     }
-    std::vector<const std::vector<KernelDetail> *> Lists;
+    std::vector<std::vector<KernelDetail>> Details;
+    Details.reserve(Idx.size());
     for (size_t I : Idx)
-      Lists.push_back(&Raw[I].Kernels);
+      Details.push_back(kernelDetailsOf(T, Raw[I].Kernels));
+    std::vector<const std::vector<KernelDetail> *> Lists;
+    for (const auto &D : Details)
+      Lists.push_back(&D);
     std::vector<KernelStat> KS = summarizeKernelDetails(Lists);
     C.push_back(formatKernelDetailsSummary(KS, NumpyRepr));
     C.push_back(formatTruncKernelDetails(KS, NumpyRepr));
@@ -340,6 +422,7 @@ PerfSheets::PerfSheets(const Trace &T, AnalysisManager &AM) {
       if (hasPerfModel(Op))
         SheetOfOp[Op] = S;
   llvm::StringMap<std::vector<EventId>> EventsOf;
+  ParamPool Pool;
   for (EventId E = 0, N = T.size(); E < N; ++E) {
     auto It = SheetOfOp.find(T.name(E));
     if (It != SheetOfOp.end())
@@ -352,14 +435,14 @@ PerfSheets::PerfSheets(const Trace &T, AnalysisManager &AM) {
     std::vector<EventId> &Ev = It->second;
     std::sort(Ev.begin(), Ev.end(),
               [&](EventId A, EventId B) { return T.uid(A) < T.uid(B); });
-    std::vector<RawRow> Fwd = evaluate(T, Ev, false, Arch, Warnings);
+    std::vector<RawRow> Fwd = evaluate(T, Ev, false, Arch, Pool, Warnings);
     if (isNonSplit(S)) {
       if (!Fwd.empty())
         Sheets.push_back(summarize(T, S, std::move(Fwd),
                                    O.GroupByNumKernels, Arch != nullptr, RM));
       continue;
     }
-    std::vector<RawRow> Bwd = evaluate(T, Ev, true, Arch, Warnings);
+    std::vector<RawRow> Bwd = evaluate(T, Ev, true, Arch, Pool, Warnings);
     std::vector<RawRow> FwdKeep, BwdKeep;
     for (RawRow &R : Bwd)
       if (!droppedFromBwd(T.name(R.E)))
