@@ -15,6 +15,7 @@
 #include "tl/Analysis/WorkloadInfo.h"
 #include "tl/Report/Emitter.h"
 #include "tl/Report/ReportModel.h"
+#include "tl/Support/FileHash.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/JSON.h"
@@ -45,15 +46,14 @@ void writeValue(json::OStream &J, const Value &V) {
 /// "xxh3_128:<32 hex digits>" of the trace file bytes (as stored, so a
 /// .json.gz hashes its compressed bytes); "" when unreadable.
 std::string traceHash(StringRef Path, uint64_t &Size) {
-  auto Buf = MemoryBuffer::getFile(Path, /*IsText=*/false,
-                                   /*RequiresNullTerminator=*/false);
-  if (!Buf)
+  // Read in chunks: mapping the file would make a GB trace resident.
+  auto H = xxh3_128File(Path, Size);
+  if (!H) {
+    consumeError(H.takeError());
     return "";
-  StringRef Data = (*Buf)->getBuffer();
-  Size = Data.size();
-  XXH128_hash_t H = xxh3_128bits(arrayRefFromStringRef(Data));
-  return "xxh3_128:" + utohexstr(H.high64, true, 16) +
-         utohexstr(H.low64, true, 16);
+  }
+  return "xxh3_128:" + utohexstr(H->high64, true, 16) +
+         utohexstr(H->low64, true, 16);
 }
 
 void writeFinding(json::OStream &J, const Finding &F, const PItem *P) {

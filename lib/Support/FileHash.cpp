@@ -1,0 +1,165 @@
+//===- FileHash.cpp - XXH3-128 of a file, read in chunks ------------------===//
+//
+// The long-input path of XXH3-128 (xxHash 0.8, scalar): 64-byte stripes into
+// eight accumulators, a scramble after every 1024-byte block, the last
+// stripe taken from the final 64 bytes, then two merges. Inputs of at most
+// 240 bytes use other formulas; they are short, so they go to
+// llvm::xxh3_128bits whole.
+//
+//===----------------------------------------------------------------------===//
+#include "tl/Support/FileHash.h"
+
+#include "llvm/Support/Endian.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <cstdio>
+#include <cstring>
+
+using namespace tl;
+
+namespace {
+
+constexpr uint8_t Secret[192] = {
+    0xb8, 0xfe, 0x6c, 0x39, 0x23, 0xa4, 0x4b, 0xbe, 0x7c, 0x01, 0x81, 0x2c,
+    0xf7, 0x21, 0xad, 0x1c, 0xde, 0xd4, 0x6d, 0xe9, 0x83, 0x90, 0x97, 0xdb,
+    0x72, 0x40, 0xa4, 0xa4, 0xb7, 0xb3, 0x67, 0x1f, 0xcb, 0x79, 0xe6, 0x4e,
+    0xcc, 0xc0, 0xe5, 0x78, 0x82, 0x5a, 0xd0, 0x7d, 0xcc, 0xff, 0x72, 0x21,
+    0xb8, 0x08, 0x46, 0x74, 0xf7, 0x43, 0x24, 0x8e, 0xe0, 0x35, 0x90, 0xe6,
+    0x81, 0x3a, 0x26, 0x4c, 0x3c, 0x28, 0x52, 0xbb, 0x91, 0xc3, 0x00, 0xcb,
+    0x88, 0xd0, 0x65, 0x8b, 0x1b, 0x53, 0x2e, 0xa3, 0x71, 0x64, 0x48, 0x97,
+    0xa2, 0x0d, 0xf9, 0x4e, 0x38, 0x19, 0xef, 0x46, 0xa9, 0xde, 0xac, 0xd8,
+    0xa8, 0xfa, 0x76, 0x3f, 0xe3, 0x9c, 0x34, 0x3f, 0xf9, 0xdc, 0xbb, 0xc7,
+    0xc7, 0x0b, 0x4f, 0x1d, 0x8a, 0x51, 0xe0, 0x4b, 0xcd, 0xb4, 0x59, 0x31,
+    0xc8, 0x9f, 0x7e, 0xc9, 0xd9, 0x78, 0x73, 0x64, 0xea, 0xc5, 0xac, 0x83,
+    0x34, 0xd3, 0xeb, 0xc3, 0xc5, 0x81, 0xa0, 0xff, 0xfa, 0x13, 0x63, 0xeb,
+    0x17, 0x0d, 0xdd, 0x51, 0xb7, 0xf0, 0xda, 0x49, 0xd3, 0x16, 0x55, 0x26,
+    0x29, 0xd4, 0x68, 0x9e, 0x2b, 0x16, 0xbe, 0x58, 0x7d, 0x47, 0xa1, 0xfc,
+    0x8f, 0xf8, 0xb8, 0xd1, 0x7a, 0xd0, 0x31, 0xce, 0x45, 0xcb, 0x3a, 0x8f,
+    0x95, 0x16, 0x04, 0x28, 0xaf, 0xd7, 0xfb, 0xca, 0xbb, 0x4b, 0x40, 0x7e,
+};
+
+constexpr uint64_t Prime32_1 = 0x9E3779B1U, Prime32_2 = 0x85EBCA77U,
+                   Prime32_3 = 0xC2B2AE3DU;
+constexpr uint64_t Prime64_1 = 0x9E3779B185EBCA87ULL,
+                   Prime64_2 = 0xC2B2AE3D27D4EB4FULL,
+                   Prime64_3 = 0x165667B19E3779F9ULL,
+                   Prime64_4 = 0x85EBCA77C2B2AE63ULL,
+                   Prime64_5 = 0x27D4EB2F165667C5ULL;
+constexpr size_t StripeLen = 64, SecretConsume = 8;
+constexpr size_t StripesPerBlock = (sizeof(Secret) - StripeLen) / SecretConsume;
+constexpr size_t BlockLen = StripeLen * StripesPerBlock; // 1024
+constexpr size_t ShortMax = 240;
+
+uint64_t read64(const uint8_t *P) {
+  return llvm::support::endian::read64le(P);
+}
+
+void accumulate512(uint64_t *Acc, const uint8_t *In, const uint8_t *Sec) {
+  for (size_t I = 0; I < 8; ++I) {
+    uint64_t V = read64(In + 8 * I);
+    uint64_t K = V ^ read64(Sec + 8 * I);
+    Acc[I ^ 1] += V;
+    Acc[I] += uint64_t(uint32_t(K)) * (K >> 32);
+  }
+}
+
+void accumulate(uint64_t *Acc, const uint8_t *In, size_t NbStripes) {
+  for (size_t N = 0; N < NbStripes; ++N)
+    accumulate512(Acc, In + N * StripeLen, Secret + N * SecretConsume);
+}
+
+void scramble(uint64_t *Acc) {
+  const uint8_t *Sec = Secret + sizeof(Secret) - StripeLen;
+  for (size_t I = 0; I < 8; ++I) {
+    uint64_t A = Acc[I];
+    A ^= A >> 47;
+    A ^= read64(Sec + 8 * I);
+    Acc[I] = A * Prime32_1;
+  }
+}
+
+uint64_t mul128Fold64(uint64_t L, uint64_t R) {
+  unsigned __int128 P = (unsigned __int128)L * R;
+  return uint64_t(P) ^ uint64_t(P >> 64);
+}
+
+uint64_t avalanche(uint64_t H) {
+  H ^= H >> 37;
+  H *= 0x165667919E3779F9ULL;
+  return H ^ (H >> 32);
+}
+
+uint64_t mergeAccs(const uint64_t *Acc, const uint8_t *Sec, uint64_t Start) {
+  uint64_t R = Start;
+  for (size_t I = 0; I < 4; ++I)
+    R += mul128Fold64(Acc[2 * I] ^ read64(Sec + 16 * I),
+                      Acc[2 * I + 1] ^ read64(Sec + 16 * I + 8));
+  return avalanche(R);
+}
+
+} // namespace
+
+Xxh3Stream::Xxh3Stream()
+    : Acc{Prime32_3, Prime64_1, Prime64_2, Prime64_3,
+          Prime64_4, Prime32_2, Prime64_5, Prime32_1} {}
+
+void Xxh3Stream::consumeBlock(const uint8_t *Block) {
+  accumulate(Acc, Block, StripesPerBlock);
+  scramble(Acc);
+}
+
+void Xxh3Stream::update(llvm::ArrayRef<uint8_t> Data) {
+  Total += Data.size();
+  Buf.insert(Buf.end(), Data.begin(), Data.end());
+  // A block is final only when at least one byte follows it.
+  while (Buf.size() - Start > BlockLen) {
+    consumeBlock(Buf.data() + Start);
+    Start += BlockLen;
+  }
+  // Keep the last stripe's possible bytes (64 before Start) and compact.
+  if (Start > 4 * BlockLen) {
+    size_t Keep = Start - StripeLen;
+    Buf.erase(Buf.begin(), Buf.begin() + Keep);
+    Start -= Keep;
+  }
+}
+
+llvm::XXH128_hash_t Xxh3Stream::digest() const {
+  if (Total <= ShortMax)
+    return llvm::xxh3_128bits(llvm::ArrayRef<uint8_t>(Buf).slice(Start));
+  uint64_t A[8];
+  std::memcpy(A, Acc, sizeof(A));
+  // The partial last block (1..1024 bytes), all but its final byte's stripe.
+  size_t Rest = Buf.size() - Start;
+  accumulate(A, Buf.data() + Start, (Rest - 1) / StripeLen);
+  // The last stripe: the final 64 bytes of the input (they may reach back
+  // into the consumed part, kept in Buf for this).
+  accumulate512(A, Buf.data() + Buf.size() - StripeLen,
+                Secret + sizeof(Secret) - StripeLen - 7);
+  llvm::XXH128_hash_t H;
+  H.low64 = mergeAccs(A, Secret + 11, Total * Prime64_1);
+  H.high64 = mergeAccs(A, Secret + sizeof(Secret) - StripeLen - 11,
+                       ~(Total * Prime64_2));
+  return H;
+}
+
+llvm::Expected<llvm::XXH128_hash_t> tl::xxh3_128File(llvm::StringRef Path,
+                                                     uint64_t &Size) {
+  std::FILE *F = std::fopen(Path.str().c_str(), "rb");
+  if (!F)
+    return llvm::createStringError(
+        std::make_error_code(std::errc::no_such_file_or_directory),
+        "cannot open " + Path.str());
+  Xxh3Stream S;
+  std::vector<uint8_t> Chunk(1 << 20);
+  size_t N;
+  while ((N = std::fread(Chunk.data(), 1, Chunk.size(), F)) > 0)
+    S.update(llvm::ArrayRef<uint8_t>(Chunk.data(), N));
+  bool Err = std::ferror(F);
+  std::fclose(F);
+  if (Err)
+    return llvm::createStringError(std::make_error_code(std::errc::io_error),
+                                   "cannot read " + Path.str());
+  Size = S.size();
+  return S.digest();
+}
