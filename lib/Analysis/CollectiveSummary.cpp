@@ -33,82 +33,94 @@ unsigned tl::ncclDtypeBytes(llvm::StringRef D) {
 }
 
 CollectiveSummary::CollectiveSummary(const Trace &T, AnalysisManager &AM) {
-  struct Row {
-    std::array<PyValue, 11> Keys;
-    std::optional<double> InMB, OutMB;
-    double Dur;
+  // Two passes over the communication kernels so that no per-kernel key
+  // array is kept (eleven Python values per kernel dominated the report
+  // phase's heap on large traces): the first finds the column-wide facts
+  // (group names, streams, float columns), the second groups.
+  auto Rows = [&](auto &&Fn) {
+    for (EventId E : T.eventsOfKind(EventKind::Kernel)) {
+      if (!isCommKernel(T.name(E)))
+        continue;
+      if (!T.correlation(E) && !T.externalId(E))
+        continue;
+      std::array<PyValue, 11> Keys;
+      Keys[0] = PyValue::integer(0);
+      for (unsigned I = 1; I < 10; ++I)
+        Keys[I] = argAsTuple(T, E, KeyNames[I]);
+      Keys[10] = argAsTuple(T, E, "stream");
+      if (Keys[3].isNone() && T.name(E).contains("cross_device_reduce"))
+        Keys[3] = PyValue::str("allreduce");
+      Fn(E, Keys);
+    }
   };
-  std::vector<Row> Rows;
-  bool AnyGroupName = false;
+  bool AnyGroupName = false, AnyFloatGroupName = false;
   std::set<std::string> Streams;
-  for (EventId E : T.eventsOfKind(EventKind::Kernel)) {
-    if (!isCommKernel(T.name(E)))
-      continue;
-    if (!T.correlation(E) && !T.externalId(E))
-      continue;
-    Row R;
-    R.Dur = T.dur(E);
-    R.Keys[0] = PyValue::integer(0);
-    for (unsigned I = 1; I < 10; ++I)
-      R.Keys[I] = argAsTuple(T, E, KeyNames[I]);
-    R.Keys[10] = argAsTuple(T, E, "stream");
-    if (R.Keys[3].isNone() && T.name(E).contains("cross_device_reduce"))
-      R.Keys[3] = PyValue::str("allreduce");
-    if (!R.Keys[1].isNone())
+  // pandas: an int column with a missing value is float64.
+  std::array<bool, 11> AsFloat{};
+  Rows([&](EventId, const std::array<PyValue, 11> &Keys) {
+    if (!Keys[1].isNone())
       AnyGroupName = true;
-    Streams.insert(pyRepr(R.Keys[10]));
-    if (R.Keys[5].kind() == PyValue::Kind::Str) {
-      unsigned B = ncclDtypeBytes(R.Keys[5].getStr());
+    if (Keys[1].kind() == PyValue::Kind::Float)
+      AnyFloatGroupName = true;
+    Streams.insert(pyRepr(Keys[10]));
+    for (unsigned I = 0; I < 11; ++I)
+      if (Keys[I].isNone() || Keys[I].kind() == PyValue::Kind::Float)
+        AsFloat[I] = true;
+  });
+  // Simplified mode: no process-group names and one stream per rank (all
+  // rows are rank 0 here). The group-name column is then all text, or
+  // missing names become text: it is float only through a float name.
+  bool Simplified = !AnyGroupName && Streams.size() <= 1;
+  AsFloat[1] = !Simplified && AnyFloatGroupName;
+
+  struct Acc {
+    std::array<PyValue, 11> Keys;
+    std::vector<double> Dur;
+    std::optional<double> InMB, OutMB;
+  };
+  std::map<std::vector<std::string>, Acc> ByKey;
+  std::vector<std::string> Key;
+  Rows([&](EventId E, std::array<PyValue, 11> &Keys) {
+    if (Keys[1].isNone() || Simplified)
+      Keys[1] = PyValue::str(Simplified ? "all" : "Unknown_Group");
+    std::optional<double> InMB, OutMB;
+    if (Keys[5].kind() == PyValue::Kind::Str) {
+      unsigned B = ncclDtypeBytes(Keys[5].getStr());
       auto MB = [&](const PyValue &N) -> std::optional<double> {
         if (!B || !N.isNumber())
           return std::nullopt;
         return N.asDouble() * B / (1024.0 * 1024.0);
       };
-      R.InMB = MB(R.Keys[6]);
-      R.OutMB = MB(R.Keys[7]);
+      InMB = MB(Keys[6]);
+      OutMB = MB(Keys[7]);
     }
-    Rows.push_back(std::move(R));
-  }
-  // Simplified mode: no process-group names and one stream per rank (all
-  // rows are rank 0 here).
-  bool Simplified = !AnyGroupName && Streams.size() <= 1;
-  for (Row &R : Rows)
-    if (R.Keys[1].isNone() || Simplified)
-      R.Keys[1] = PyValue::str(Simplified ? "all" : "Unknown_Group");
-
-  // pandas: an int column with a missing value is float64.
-  std::array<bool, 11> AsFloat{};
-  for (unsigned I = 0; I < 11; ++I)
-    for (const Row &R : Rows)
-      if (R.Keys[I].isNone() || R.Keys[I].kind() == PyValue::Kind::Float)
-        AsFloat[I] = true;
-
-  std::map<std::vector<std::string>, std::vector<uint32_t>> ByKey;
-  for (uint32_t I = 0; I < Rows.size(); ++I) {
-    Row &R = Rows[I];
     bool Missing = false;
-    std::vector<std::string> Key;
+    Key.clear();
     for (unsigned K = 0; K < 11; ++K) {
-      if (R.Keys[K].isNone())
+      if (Keys[K].isNone())
         Missing = true;
-      else if (AsFloat[K] && R.Keys[K].kind() == PyValue::Kind::Int)
-        R.Keys[K] = PyValue::real(double(R.Keys[K].getInt()));
-      Key.push_back(pyRepr(R.Keys[K]));
+      else if (AsFloat[K] && Keys[K].kind() == PyValue::Kind::Int)
+        Keys[K] = PyValue::real(double(Keys[K].getInt()));
+      Key.push_back(pyRepr(Keys[K]));
     }
-    if (!Missing)
-      ByKey[Key].push_back(I);
-  }
-  for (auto &[Key, Members] : ByKey) {
+    if (Missing)
+      return;
+    auto [It, New] = ByKey.try_emplace(Key);
+    Acc &G = It->second;
+    if (New)
+      G.Keys = std::move(Keys);
+    G.Dur.push_back(T.dur(E));
+    if (!G.InMB)
+      G.InMB = InMB;
+    if (!G.OutMB)
+      G.OutMB = OutMB;
+  });
+  for (auto &[K, A] : ByKey) {
     CollectiveGroupRow G;
-    G.Keys = Rows[Members.front()].Keys;
-    std::vector<double> D;
-    for (uint32_t I : Members) {
-      D.push_back(Rows[I].Dur);
-      if (!G.InMsgMB)
-        G.InMsgMB = Rows[I].InMB;
-      if (!G.OutMsgMB)
-        G.OutMsgMB = Rows[I].OutMB;
-    }
+    G.Keys = std::move(A.Keys);
+    G.InMsgMB = A.InMB;
+    G.OutMsgMB = A.OutMB;
+    const std::vector<double> &D = A.Dur;
     G.DurSum = pandasGroupSum(D);
     G.DurMean = pandasGroupMean(D);
     G.DurStd = pandasGroupStd(D, 1);
