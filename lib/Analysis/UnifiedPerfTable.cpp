@@ -205,20 +205,28 @@ struct InstRow {
   double Dur = 0;
   bool HasModel = false;
   double Gflops = NaN, DataMB = NaN, FpB = NaN, TBs = NaN, TFs = NaN;
-  std::optional<std::string> Spec, RoofB;
   double RoofT = NaN, PctRoof = NaN;
   double KernelTime = 0;
   /// The trace's subtree list, or the synthetic op's one kernel.
   llvm::ArrayRef<EventId> GpuEvents;
 };
 
-/// Texts of a group, taken from its first instance (the params from the
-/// first instance that has them).
+/// Texts of a group, taken from its first instance (params, compute spec
+/// and roofline bound from the first instance that has them).
 struct GroupText {
   std::string Name, Category;
   std::string Keys[4];
   bool KeyPresent[4] = {false, false, false, false};
   std::optional<std::vector<std::pair<std::string, std::string>>> Params;
+  std::optional<std::string> Spec, RoofB;
+};
+
+/// The §5.1 columns of one instance as copyPerfColumns fills them.
+struct PerfCols {
+  double Gflops = NaN, DataMB = NaN, FpB = NaN, TBs = NaN, TFs = NaN;
+  std::optional<std::string> Spec, RoofB;
+  double RoofT = NaN, PctRoof = NaN;
+  double KernelTime = 0;
 };
 
 } // namespace
@@ -374,8 +382,20 @@ UnifiedPerfTable::UnifiedPerfTable(const Trace &T, AnalysisManager &AM) {
     Cur.Name = T.name(E).str();
     R.GpuEvents = T.subtreeGpuEvents(E);
     bool Grouped = false;
+    std::optional<std::string> Spec, RoofB;
     auto Fill = [&](const OpPerf &P) {
-      copyPerfColumns(R, P);
+      PerfCols C;
+      copyPerfColumns(C, P);
+      R.Gflops = C.Gflops;
+      R.DataMB = C.DataMB;
+      R.FpB = C.FpB;
+      R.TBs = C.TBs;
+      R.TFs = C.TFs;
+      R.RoofT = C.RoofT;
+      R.PctRoof = C.PctRoof;
+      R.KernelTime = C.KernelTime;
+      Spec = std::move(C.Spec);
+      RoofB = std::move(C.RoofB);
       // Only the group's first instance with params keeps them.
       if (!P.Model.Params.empty()) {
         R.Group = groupOf(E);
@@ -426,6 +446,11 @@ UnifiedPerfTable::UnifiedPerfTable(const Trace &T, AnalysisManager &AM) {
     // Fill grouped the rows with params already (Cur is moved-from then).
     if (!Grouped)
       R.Group = groupOf(E);
+    GroupText &GT = Texts[R.Group];
+    if (!GT.Spec && Spec)
+      GT.Spec = std::move(Spec);
+    if (!GT.RoofB && RoofB)
+      GT.RoofB = std::move(RoofB);
     Groups[R.Group].push_back(IRows.size());
     IRows.push_back(std::move(R));
   }
@@ -459,16 +484,10 @@ UnifiedPerfTable::UnifiedPerfTable(const Trace &T, AnalysisManager &AM) {
     Row.Gflops = firstOf(Col(&InstRow::Gflops));
     Row.DataMovedMB = firstOf(Col(&InstRow::DataMB));
     Row.FlopsPerByte = firstOf(Col(&InstRow::FpB));
-    for (size_t I : G)
-      if (IRows[I].Spec) {
-        Row.ComputeSpec = *IRows[I].Spec;
-        break;
-      }
-    for (size_t I : G)
-      if (IRows[I].RoofB) {
-        Row.RooflineBound = *IRows[I].RoofB;
-        break;
-      }
+    if (GT.Spec)
+      Row.ComputeSpec = std::move(*GT.Spec);
+    if (GT.RoofB)
+      Row.RooflineBound = std::move(*GT.RoofB);
     Row.RooflineTimeUs = firstOf(Col(&InstRow::RoofT));
     Row.PctRoofline = aggregate(Col(&InstRow::PctRoof));
     Row.TBs = aggregate(Col(&InstRow::TBs));
