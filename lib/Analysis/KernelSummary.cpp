@@ -57,14 +57,17 @@ KernelSummary::KernelSummary(const Trace &T, AnalysisManager &AM) {
           break;
         }
       if (R.ParentCpuOp != NoEvent) {
-        R.ParentName = T.name(R.ParentCpuOp).str();
-        R.Category = Ops ? Ops->categoryOf(R.ParentCpuOp) : "other";
+        R.ParentName = T.name(R.ParentCpuOp);
+        R.Category =
+            Categories
+                .insert(Ops ? Ops->categoryOf(R.ParentCpuOp) : "other")
+                .first->getKey();
       } else {
         std::string L = T.name(R.Launcher).lower();
-        R.ParentName = T.name(R.Launcher).str();
+        R.ParentName = T.name(R.Launcher);
         bool Graph = llvm::StringRef(L).contains("cudagraph") ||
                      llvm::StringRef(L).contains("graphlaunch");
-        R.Category = Graph ? "graph" : "runtime";
+        R.Category = llvm::StringRef(Graph ? "graph" : "runtime");
       }
     }
     Rows.push_back(std::move(R));
@@ -74,7 +77,10 @@ KernelSummary::KernelSummary(const Trace &T, AnalysisManager &AM) {
   std::vector<double> All;
   All.reserve(Rows.size());
   for (const KernelRow &R : Rows) {
-    GroupKey Key{R.Category, GpuOnly ? std::nullopt : R.ParentName,
+    auto Str = [](std::optional<llvm::StringRef> S) {
+      return S ? std::optional<std::string>(S->str()) : std::nullopt;
+    };
+    GroupKey Key{Str(R.Category), GpuOnly ? std::nullopt : Str(R.ParentName),
                  T.name(R.Kernel).str(), R.Stream};
     ByKey[Key].push_back(R.DurUs);
     All.push_back(R.DurUs);

@@ -11,6 +11,7 @@
 #include "tl/IR/Trace.h"
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringSet.h"
 
 #include <optional>
 #include <string>
@@ -26,10 +27,11 @@ struct KernelRow {
   EventId Launcher = NoEvent;    // runtime call (NoEvent: unlinked)
   EventId ParentCpuOp = NoEvent; // nearest cpu_op above the launcher
   /// Parent op category, "graph"/"runtime" without a cpu_op; nullopt when
-  /// the kernel has no launcher.
-  std::optional<std::string> Category;
+  /// the kernel has no launcher. Views: one row per kernel must stay small
+  /// (the text lives in the summary's pool or the trace).
+  std::optional<llvm::StringRef> Category;
   /// Parent cpu_op name (the launcher's name without a cpu_op).
-  std::optional<std::string> ParentName;
+  std::optional<llvm::StringRef> ParentName;
   std::optional<int64_t> Stream;
   double DurUs = 0;
 };
@@ -56,6 +58,7 @@ public:
 
 private:
   bool GpuOnly = false;
+  llvm::StringSet<> Categories; // texts of KernelRow::Category
   std::vector<KernelRow> Rows;
   std::vector<KernelGroupRow> Groups;
 };
