@@ -200,8 +200,8 @@ bool soleBackward(const Trace &T, EventId E, TreeFacts &F, EventId &Fwd,
 /// category, argument reprs, perf params) live in the group, not here: a
 /// GB trace has millions of instances but thousands of groups.
 struct InstRow {
-  Instance I;
-  size_t Group = 0;
+  uint32_t Inst = 0;  // index into the collected instances
+  uint32_t Group = 0;
   double Dur = 0;
   bool HasModel = false;
   double Gflops = NaN, DataMB = NaN, FpB = NaN, TBs = NaN, TFs = NaN;
@@ -333,7 +333,7 @@ UnifiedPerfTable::UnifiedPerfTable(const Trace &T, AnalysisManager &AM) {
   // Per-instance texts, moved into the group when it is new.
   GroupText Cur;
   std::vector<std::string> K;
-  auto groupOf = [&](EventId E) -> size_t {
+  auto groupOf = [&](EventId E) -> uint32_t {
     K.clear();
     K.push_back(Cur.Name);
     K.push_back(Cur.Category);
@@ -349,12 +349,12 @@ UnifiedPerfTable::UnifiedPerfTable(const Trace &T, AnalysisManager &AM) {
       Groups.emplace_back();
       Texts.push_back(std::move(Cur));
     }
-    return It->second;
+    return static_cast<uint32_t>(It->second);
   };
   for (size_t II = 0; II < Insts.size(); ++II) {
     const Instance &I = Insts[II];
     InstRow R;
-    R.I = I;
+    R.Inst = static_cast<uint32_t>(II);
     EventId E = I.E;
     R.Dur = T.dur(E);
     Cur = GroupText();
@@ -458,22 +458,23 @@ UnifiedPerfTable::UnifiedPerfTable(const Trace &T, AnalysisManager &AM) {
     const std::vector<size_t> &G = Groups[GI];
     GroupText &GT = Texts[GI];
     const InstRow &F0 = IRows[G.front()];
+    const Instance &I0 = Insts[F0.Inst];
     UnifiedPerfRow Row;
     Row.Name = std::move(GT.Name);
     Row.Category = std::move(GT.Category);
-    Row.ProcessName = processNameOf(T, F0.I.E);
-    Row.ProcessLabel = processLabelOf(T, F0.I.E);
-    Row.ThreadName = threadNameOf(T, F0.I.E);
+    Row.ProcessName = processNameOf(T, I0.E);
+    Row.ProcessLabel = processLabelOf(T, I0.E);
+    Row.ThreadName = threadNameOf(T, I0.E);
     // A missing key's text is empty (the group key said "None").
     Row.InputDims = std::move(GT.Keys[0]);
     Row.InputType = std::move(GT.Keys[1]);
     Row.InputStrides = std::move(GT.Keys[2]);
     Row.ConcreteInputs = std::move(GT.Keys[3]);
-    Row.ExUid = F0.I.Uid;
+    Row.ExUid = I0.Uid;
     if (RM)
-      Row.IsRecompute = RM->isRecompute(F0.I.E);
+      Row.IsRecompute = RM->isRecompute(I0.E);
     Row.OperationCount = G.size();
-    Row.IsSynthetic = F0.I.Kernel != NoEvent;
+    Row.IsSynthetic = I0.Kernel != NoEvent;
     auto Col = [&](double InstRow::*M) {
       std::vector<double> V;
       for (size_t I : G)
@@ -518,16 +519,16 @@ UnifiedPerfTable::UnifiedPerfTable(const Trace &T, AnalysisManager &AM) {
       // reference's tree lookups do not find: no entry point, and a stack
       // of its kernel alone.
       Row.EntryPoint = "Not found";
-      Row.CallStackFull = kernelOnlyStack(T, F0.I.Kernel);
+      Row.CallStackFull = kernelOnlyStack(T, I0.Kernel);
     } else {
       Row.EntryPoint = entryPoint(
-          T, F0.I.E, F0.GpuEvents.empty() ? NoEvent : F0.GpuEvents.front());
+          T, I0.E, F0.GpuEvents.empty() ? NoEvent : F0.GpuEvents.front());
       Row.CallStackFull = callStackFull(T, Ordered);
     }
-    for (llvm::StringRef M : T.moduleStack(F0.I.E))
+    for (llvm::StringRef M : T.moduleStack(I0.E))
       Row.ModuleChain.push_back(M.str());
     for (size_t I : G)
-      Row.Instances.push_back(IRows[I].I.E);
+      Row.Instances.push_back(Insts[IRows[I].Inst].E);
     Rows.push_back(std::move(Row));
   }
   std::stable_sort(Rows.begin(), Rows.end(),
