@@ -101,7 +101,13 @@ public:
     return &Lists.back();
   }
 
+  /// A stable copy of a short text (compute specs, roofline bounds).
+  llvm::StringRef text(llvm::StringRef S) {
+    return Texts.insert(S).first->getKey();
+  }
+
 private:
+  llvm::StringSet<> Texts;
   std::deque<ParamList> Lists;
   std::unordered_map<size_t, std::vector<const ParamList *>> ByHash;
 };
@@ -111,10 +117,10 @@ struct RawRow {
   EventId E = NoEvent;
   const ParamList *Params = nullptr; // in the sheet's ParamPool
   double Gflops = NaN, DataMB = NaN, FpB = NaN, TBs = NaN, TFs = NaN;
-  std::string Spec;
+  llvm::StringRef Spec; // texts in the ParamPool
   bool HasRoof = false;
   double RoofT = NaN, PctRoof = NaN;
-  std::string RoofB;
+  llvm::StringRef RoofB;
   double KernelTime = 0;
   /// The kernel set stable-sorted by ts (details made per group).
   std::vector<EventId> Kernels;
@@ -144,6 +150,9 @@ std::vector<RawRow> evaluate(const Trace &T, llvm::ArrayRef<EventId> Events,
     R.E = E;
     R.Params = Pool.intern(P->Model.Params);
     copyPerfColumns(R, *P);
+    // Spec/RoofB point into *P until they are interned here.
+    R.Spec = Pool.text(R.Spec);
+    R.RoofB = Pool.text(R.RoofB);
     R.HasRoof = P->Metrics.HasRoofline;
     R.Kernels = std::move(P->Kernels);
     Rows.push_back(std::move(R));
@@ -346,13 +355,13 @@ TextTable summarize(const Trace &T, std::string SheetName,
     C.push_back(processNameOf(T, F.E));
     C.push_back(processLabelOf(T, F.E));
     C.push_back(threadNameOf(T, F.E));
-    C.push_back(F.Spec);
+    C.push_back(F.Spec.str());
     if (Roofline) {
       C.push_back(cell(firstOf(Col(&RawRow::RoofT))));
       std::string B;
       for (size_t I : Idx)
         if (!Raw[I].RoofB.empty()) {
-          B = Raw[I].RoofB;
+          B = Raw[I].RoofB.str();
           break;
         }
       C.push_back(B);
@@ -449,6 +458,9 @@ PerfSheets::PerfSheets(const Trace &T, AnalysisManager &AM) {
         BwdKeep.push_back(std::move(R));
     for (RawRow &R : Fwd)
       (movesToBwd(T.name(R.E)) ? BwdKeep : FwdKeep).push_back(std::move(R));
+    // Release the moved-from rows before summarizing.
+    std::vector<RawRow>().swap(Fwd);
+    std::vector<RawRow>().swap(Bwd);
     if (!FwdKeep.empty())
       Sheets.push_back(summarize(T, S + "_fwd", std::move(FwdKeep),
                                  O.GroupByNumKernels, Arch != nullptr, RM));
