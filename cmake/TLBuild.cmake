@@ -7,10 +7,11 @@
 # process.
 
 # GCC 12's -Wmaybe-uninitialized reports false positives on std::optional
-# at -O2 (GCC PR 105616 and friends); it stays off so -Werror builds are stable.
+# at -O2 (GCC PR 105616 and friends), and -Wrestrict on std::string inserts at
+# -O3 (GCC PR 105651, Release builds); both stay off so -Werror builds are stable.
 set(TL_COMMON_WARNINGS -Wall -Wextra -Wno-unused-parameter)
 if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
-  list(APPEND TL_COMMON_WARNINGS -Wno-maybe-uninitialized)
+  list(APPEND TL_COMMON_WARNINGS -Wno-maybe-uninitialized -Wno-restrict)
 elseif(CMAKE_CXX_COMPILER_ID MATCHES "Clang")
   # Clang flags libstdc++ 12's own std::get_temporary_buffer (used by
   # std::stable_sort) as deprecated in C++20; nothing we can change.
