@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "tl/Analysis/FusionCandidates.h"
+#include "tl/Analysis/FusionRules.h"
 
 #include "tl/Analysis/AnalysisManager.h"
 #include "tl/Analysis/KernelClassifier.h"
@@ -27,29 +28,8 @@ using llvm::StringRef;
 
 namespace {
 
-constexpr StringRef Excluded[] = {"nccl", "rccl", "memcpy", "memset"};
-constexpr StringRef AlreadyFused[] = {
-    "attn_fwd",   "attn_bwd",  "fmha",     "unified_attention",
-    "paged_attention", "flash_attn", "flash_fwd", "silu_and_mul"};
 constexpr StringRef NormMarkers[] = {"batchnorm", "layernorm", "groupnorm",
                                      "instancenorm", "rmsnorm"};
-
-bool containsAny(StringRef Name, llvm::ArrayRef<StringRef> Ms) {
-  std::string L = Name.lower();
-  return llvm::any_of(Ms, [&](StringRef M) { return StringRef(L).contains(M); });
-}
-
-std::string cleanChainName(StringRef N) {
-  if (N.consume_front("nn.Module: "))
-    return N.str();
-  size_t P = N.rfind('/');
-  return (P == StringRef::npos ? N : N.drop_front(P + 1)).str();
-}
-
-bool isContainerSkip(EventKind K) {
-  return K == EventKind::Kernel || K == EventKind::Memcpy ||
-         K == EventKind::Memset || isRuntimeKind(K);
-}
 
 KernelPerfLookup::Shape shapeOfArg(const ArgValue &Dims) {
   if (!Dims.isArray() || Dims.size() == 0)
@@ -198,12 +178,13 @@ FusionCandidates::FusionCandidates(const Trace &T, AnalysisManager &AM) {
       StringRef N = T.strings().get(Id);
       std::string Lower = N.lower();
       F.Type = classifyKernel(N).KernelType;
-      F.Fused = containsAny(N, AlreadyFused);
-      F.Eligible = !containsAny(N, Excluded) && !F.Fused;
+      F.Fused = nameContainsAny(N, fusionAlreadyFusedMarkers());
+      F.Eligible =
+          !nameContainsAny(N, fusionExcludedMarkers()) && !F.Fused;
       std::string Up = StringRef(F.Type).upper();
       F.Mat = Up == "GEMM" || Up == "GEMM (GENERIC)" ||
               StringRef(Lower).contains("conv");
-      F.Normish = containsAny(N, NormMarkers) || F.Type == "Elementwise Add" ||
+      F.Normish = nameContainsAny(N, NormMarkers) || F.Type == "Elementwise Add" ||
                   F.Type == "Copy/Cast";
       F.Softmax = StringRef(Lower).contains("softmax");
     }
@@ -218,7 +199,7 @@ FusionCandidates::FusionCandidates(const Trace &T, AnalysisManager &AM) {
   llvm::StringMap<size_t> Seen; // base name -> index into Module
   for (EventId E = 0; E < T.size(); ++E) {
     EventKind K = T.kind(E);
-    if (isContainerSkip(K) ||
+    if (isFusionContainerSkip(K) ||
         (!isHostTreeKind(K) && K != EventKind::UserAnnotation))
       continue;
     if (T.isDroppedFromTree(E))
@@ -269,7 +250,7 @@ FusionCandidates::FusionCandidates(const Trace &T, AnalysisManager &AM) {
     for (EventId P = T.parent(E); P != NoEvent; P = T.parent(P)) {
       if (T.name(P).empty())
         continue;
-      C.ParentChain.push_back(cleanChainName(T.name(P)));
+      C.ParentChain.push_back(fusionChainName(T.name(P)));
     }
     C.KernelCount = C.Kernels.size();
     for (const FusionKernel &FK : C.Kernels) {

@@ -11,6 +11,7 @@
 
 #include "tl/Analysis/AnalysisManager.h"
 #include "tl/Analysis/Compare/TraceDiff.h"
+#include "tl/Analysis/FusionRules.h"
 #include "tl/Analysis/KernelClassifier.h"
 #include "tl/Support/NumberFormat.h"
 #include "tl/Support/PyFormat.h"
@@ -29,35 +30,11 @@ using llvm::StringRef;
 
 namespace {
 
-constexpr StringRef Excluded[] = {"nccl", "rccl", "memcpy", "memset"};
-constexpr StringRef AlreadyFused[] = {
-    "attn_fwd",        "attn_bwd",        "fmha",      "unified_attention",
-    "paged_attention", "flash_attn",      "flash_fwd", "silu_and_mul"};
 constexpr StringRef LayoutTransforms[] = {"batched_transpose", "nchw2nhwc",
                                           "nhwc2nchw", "transpose_nchw",
                                           "transpose_cnhw"};
 // Case-A gates (§3.5).
 constexpr size_t MaxDelta = 15, MaxKernels1 = 30;
-
-bool containsAny(StringRef Name, llvm::ArrayRef<StringRef> Ms) {
-  std::string L = Name.lower();
-  return llvm::any_of(Ms,
-                      [&](StringRef M) { return StringRef(L).contains(M); });
-}
-
-/// parent_chain entry (§3.5): module name without `nn.Module: `, else the
-/// part after the last `/`.
-std::string cleanChainName(StringRef N) {
-  if (N.consume_front("nn.Module: "))
-    return N.str();
-  size_t P = N.rfind('/');
-  return (P == StringRef::npos ? N : N.drop_front(P + 1)).str();
-}
-
-bool isContainerSkip(EventKind K) {
-  return K == EventKind::Kernel || K == EventKind::Memcpy ||
-         K == EventKind::Memset || isRuntimeKind(K);
-}
 
 bool isMatrixType(StringRef Type) {
   std::string Up = Type.upper();
@@ -69,8 +46,7 @@ FusionKernel kernelOf(const Trace &T, EventId G) {
   K.Name = T.name(G).str();
   K.Type = classifyKernel(K.Name).KernelType;
   K.DurUs = T.dur(G);
-  K.Eligible = !containsAny(K.Name, Excluded) &&
-               !containsAny(K.Name, AlreadyFused);
+  K.Eligible = isFusionEligibleName(K.Name);
   K.GpuUid = T.uid(G);
   return K;
 }
@@ -96,7 +72,7 @@ ComparativeFusionCandidates::ComparativeFusionCandidates(const Trace &T,
   };
   for (EventId E = 0; E < T.size(); ++E) {
     EventKind K = T.kind(E);
-    if (isContainerSkip(K) ||
+    if (isFusionContainerSkip(K) ||
         (!isHostTreeKind(K) && K != EventKind::UserAnnotation))
       continue;
     if (T.isDroppedFromTree(E))
@@ -134,10 +110,10 @@ ComparativeFusionCandidates::ComparativeFusionCandidates(const Trace &T,
     ByDur.resize(N1 - N2);
     auto AllContain = [&](llvm::ArrayRef<StringRef> Markers) {
       return llvm::all_of(ByDur, [&](EventId G) {
-        return containsAny(T.name(G), Markers);
+        return nameContainsAny(T.name(G), Markers);
       });
     };
-    if (AllContain(Excluded) || AllContain(LayoutTransforms))
+    if (AllContain(fusionExcludedMarkers()) || AllContain(LayoutTransforms))
       continue;
 
     double Sum1 = 0, Sum2 = 0;
@@ -160,7 +136,7 @@ ComparativeFusionCandidates::ComparativeFusionCandidates(const Trace &T,
     B.BaseName = Base;
     for (EventId P = T.parent(E); P != NoEvent; P = T.parent(P))
       if (!T.name(P).empty())
-        B.ParentChain.push_back(cleanChainName(T.name(P)));
+        B.ParentChain.push_back(fusionChainName(T.name(P)));
     for (EventId G : K1) {
       B.Kernels.push_back(kernelOf(T, G));
       C.LcaIds1.push_back(D.groupOf(G, false)->Id);
@@ -178,7 +154,8 @@ ComparativeFusionCandidates::ComparativeFusionCandidates(const Trace &T,
         B.TypeSummary.emplace_back(FK.Type, 1);
       else
         ++It->second;
-      B.HasFusedKernel |= containsAny(FK.Name, AlreadyFused);
+      B.HasFusedKernel |=
+          nameContainsAny(FK.Name, fusionAlreadyFusedMarkers());
     }
     B.TotalKernelTimeUs = Sum1;
     C.TotalTime2Us = Sum2;
