@@ -252,18 +252,9 @@ FusionCandidates::FusionCandidates(const Trace &T, AnalysisManager &AM) {
         continue;
       C.ParentChain.push_back(fusionChainName(T.name(P)));
     }
-    C.KernelCount = C.Kernels.size();
-    for (const FusionKernel &FK : C.Kernels) {
-      C.EligibleCount += FK.Eligible;
-      C.TypeSignature.push_back(FK.Type);
-      auto It = llvm::find_if(C.TypeSummary,
-                              [&](auto &P) { return P.first == FK.Type; });
-      if (It == C.TypeSummary.end())
-        C.TypeSummary.emplace_back(FK.Type, 1);
-      else
-        ++It->second;
+    tallyFusionKernels(C);
+    for (const FusionKernel &FK : C.Kernels)
       C.TotalKernelTimeUs += FK.DurUs;
-    }
     ArgValue Dims = T.args(E).get("Input Dims");
     if (!Dims.isNull()) {
       C.InputDimsJson = Dims.toJson();
@@ -429,6 +420,20 @@ FusionCandidates::FusionCandidates(const Trace &T, AnalysisManager &AM) {
                      return A.TotalKernelTimeUs > B.TotalKernelTimeUs;
                    });
   Cands = std::move(Dedup);
+}
+
+void tl::tallyFusionKernels(FusionCandidate &C) {
+  C.KernelCount = C.Kernels.size();
+  for (const FusionKernel &FK : C.Kernels) {
+    C.EligibleCount += FK.Eligible;
+    C.TypeSignature.push_back(FK.Type);
+    auto It = llvm::find_if(C.TypeSummary,
+                            [&](auto &P) { return P.first == FK.Type; });
+    if (It == C.TypeSummary.end())
+      C.TypeSummary.emplace_back(FK.Type, 1);
+    else
+      ++It->second;
+  }
 }
 
 void tl::writeFusionComposition(llvm::json::OStream &J,

@@ -96,6 +96,10 @@ private:
   KernelPerfLookup Lookup;
 };
 
+/// Fills KernelCount, EligibleCount, TypeSignature and TypeSummary (types in
+/// first-seen order) from C.Kernels.
+void tallyFusionKernels(FusionCandidate &C);
+
 /// fusion_candidates.json members shared by the standalone and comparative
 /// files: kernel_type_signature, kernel_type_summary, has_fused_kernel ...
 void writeFusionComposition(llvm::json::OStream &J, const FusionCandidate &C);

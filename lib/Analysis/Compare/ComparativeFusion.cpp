@@ -144,19 +144,10 @@ ComparativeFusionCandidates::ComparativeFusionCandidates(const Trace &T,
     for (const LcaGroup *Gr : Lcas)
       for (EventId G : Gr->Kernels2)
         C.Kernels2.push_back(kernelOf(R, G));
-    B.KernelCount = N1;
-    for (const FusionKernel &FK : B.Kernels) {
-      B.EligibleCount += FK.Eligible;
-      B.TypeSignature.push_back(FK.Type);
-      auto It = llvm::find_if(B.TypeSummary,
-                              [&](auto &P) { return P.first == FK.Type; });
-      if (It == B.TypeSummary.end())
-        B.TypeSummary.emplace_back(FK.Type, 1);
-      else
-        ++It->second;
+    tallyFusionKernels(B); // KernelCount = N1: B.Kernels is K1
+    for (const FusionKernel &FK : B.Kernels)
       B.HasFusedKernel |=
           nameContainsAny(FK.Name, fusionAlreadyFusedMarkers());
-    }
     B.TotalKernelTimeUs = Sum1;
     C.TotalTime2Us = Sum2;
     C.N1 = N1;
