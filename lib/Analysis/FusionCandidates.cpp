@@ -436,6 +436,17 @@ void tl::tallyFusionKernels(FusionCandidate &C) {
   }
 }
 
+void tl::writeFusionIdentity(llvm::json::OStream &J,
+                             const FusionCandidate &C) {
+  J.attribute("module_name", C.ModuleName);
+  J.attribute("base_name", C.BaseName);
+  J.attributeArray("parent_chain", [&] {
+    for (const std::string &P : C.ParentChain)
+      J.value(P);
+  });
+  J.attribute("instance_count", static_cast<int64_t>(C.InstanceCount));
+}
+
 void tl::writeFusionComposition(llvm::json::OStream &J,
                                 const FusionCandidate &C) {
   J.attributeArray("kernel_type_signature", [&] {
@@ -466,13 +477,7 @@ std::string FusionCandidates::toJson() const {
   J.array([&] {
     for (const FusionCandidate &C : Cands)
       J.object([&] {
-        J.attribute("module_name", C.ModuleName);
-        J.attribute("base_name", C.BaseName);
-        J.attributeArray("parent_chain", [&] {
-          for (const std::string &P : C.ParentChain)
-            J.value(P);
-        });
-        J.attribute("instance_count", static_cast<int64_t>(C.InstanceCount));
+        writeFusionIdentity(J, C);
         J.attribute("kernel_count", static_cast<int64_t>(C.KernelCount));
         J.attribute("eligible_kernel_count",
                     static_cast<int64_t>(C.EligibleCount));

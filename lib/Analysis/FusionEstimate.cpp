@@ -133,30 +133,12 @@ FusionResult tl::estimateFusion(llvm::ArrayRef<FusionCandidate> Cands,
                                 const KernelPerfLookup &Lookup,
                                 const FusionParams &P) {
   FusionResult R;
-  // Pre-filter.
-  std::vector<const FusionCandidate *> Pre;
-  std::map<std::tuple<uint64_t, size_t, double>, size_t> BySig;
-  for (const FusionCandidate &C : Cands) {
-    if (C.KernelCount > P.MaxKernels)
-      continue;
-    if (P.BaselineMs > 0 && C.TotalKernelTimeUs < P.BaselineMs * 20)
-      continue;
-    auto Sig = std::make_tuple(C.InstanceCount, C.KernelCount,
-                               pyRound(C.TotalKernelTimeUs, 1));
-    auto [It, New] = BySig.try_emplace(Sig, Pre.size());
-    if (New)
-      Pre.push_back(&C);
-    else if (C.ModuleName.size() < Pre[It->second]->ModuleName.size())
-      Pre[It->second] = &C;
-  }
-  if (Pre.empty()) {
-    R.NoData = true;
+  std::vector<const FusionCandidate *> Pre = prefilterFusion(
+      Cands, P, R, [](const FusionCandidate &C) -> const FusionCandidate & {
+        return C;
+      });
+  if (R.NoData)
     return R;
-  }
-  R.CandidateCount = Pre.size();
-  for (const FusionCandidate *C : Pre)
-    R.TotalTimeMs += C->TotalKernelTimeUs;
-  R.TotalTimeMs /= 1000;
 
   for (const FusionCandidate *C : Pre) {
     if (C->Kernels.size() < 2 || C->HasFusedKernel)

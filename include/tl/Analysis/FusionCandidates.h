@@ -100,6 +100,10 @@ private:
 /// first-seen order) from C.Kernels.
 void tallyFusionKernels(FusionCandidate &C);
 
+/// The first fusion_candidates.json members of both files: module_name,
+/// base_name, parent_chain, instance_count.
+void writeFusionIdentity(llvm::json::OStream &J, const FusionCandidate &C);
+
 /// fusion_candidates.json members shared by the standalone and comparative
 /// files: kernel_type_signature, kernel_type_summary, has_fused_kernel ...
 void writeFusionComposition(llvm::json::OStream &J, const FusionCandidate &C);

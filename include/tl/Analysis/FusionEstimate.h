@@ -13,12 +13,15 @@
 #define TL_ANALYSIS_FUSIONESTIMATE_H
 
 #include "tl/Analysis/FusionCandidates.h"
+#include "tl/Support/PyFormat.h"
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
 
+#include <map>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -70,6 +73,39 @@ struct FusionResult {
 FusionResult estimateFusion(llvm::ArrayRef<FusionCandidate> Cands,
                             const KernelPerfLookup &Lookup,
                             const FusionParams &P);
+
+/// The §6.10 pre-filter both estimators share: drops candidates with more
+/// than MaxKernels kernels or under 20x the baseline time, keeps one per
+/// (instances, kernels, time rounded to 0.1 us) signature (the shortest
+/// module name wins), and fills R.NoData, R.CandidateCount and
+/// R.TotalTimeMs. BaseOf(const T &) gives the element's FusionCandidate.
+template <typename T, typename BaseOfFn>
+std::vector<const T *> prefilterFusion(llvm::ArrayRef<T> Cands,
+                                       const FusionParams &P, FusionResult &R,
+                                       BaseOfFn BaseOf) {
+  std::vector<const T *> Pre;
+  std::map<std::tuple<uint64_t, size_t, double>, size_t> BySig;
+  for (const T &C : Cands) {
+    const FusionCandidate &B = BaseOf(C);
+    if (B.KernelCount > P.MaxKernels)
+      continue;
+    if (P.BaselineMs > 0 && B.TotalKernelTimeUs < P.BaselineMs * 20)
+      continue;
+    auto Sig = std::make_tuple(B.InstanceCount, B.KernelCount,
+                               pyRound(B.TotalKernelTimeUs, 1));
+    auto [It, New] = BySig.try_emplace(Sig, Pre.size());
+    if (New)
+      Pre.push_back(&C);
+    else if (B.ModuleName.size() < BaseOf(*Pre[It->second]).ModuleName.size())
+      Pre[It->second] = &C;
+  }
+  R.NoData = Pre.empty();
+  R.CandidateCount = Pre.size();
+  for (const T *C : Pre)
+    R.TotalTimeMs += BaseOf(*C).TotalKernelTimeUs;
+  R.TotalTimeMs /= 1000;
+  return Pre;
+}
 
 /// The last step both estimators share: estimates sorted by mid impact
 /// (stable), then the high-confidence kernel map built from them.

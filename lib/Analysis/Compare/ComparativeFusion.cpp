@@ -209,13 +209,7 @@ std::string ComparativeFusionCandidates::toJson() const {
     for (const ComparativeFusionCandidate &C : Cands) {
       const FusionCandidate &B = C.Base;
       J.object([&] {
-        J.attribute("module_name", B.ModuleName);
-        J.attribute("base_name", B.BaseName);
-        J.attributeArray("parent_chain", [&] {
-          for (const std::string &P : B.ParentChain)
-            J.value(P);
-        });
-        J.attribute("instance_count", static_cast<int64_t>(B.InstanceCount));
+        writeFusionIdentity(J, B);
         J.attribute("kernel_count_trace1", static_cast<int64_t>(C.N1));
         J.attribute("kernel_count_trace2", static_cast<int64_t>(C.N2));
         J.attribute("delta", static_cast<int64_t>(C.N1 - C.N2));
@@ -240,31 +234,15 @@ FusionResult
 tl::estimateComparativeFusion(llvm::ArrayRef<ComparativeFusionCandidate> Cands,
                               const FusionParams &P) {
   FusionResult R;
-  // Pre-filter as in the standalone estimator, on trace 1's counts/times.
-  std::vector<const ComparativeFusionCandidate *> Pre;
-  std::map<std::tuple<uint64_t, size_t, double>, size_t> BySig;
-  for (const ComparativeFusionCandidate &C : Cands) {
-    const FusionCandidate &B = C.Base;
-    if (C.N1 > P.MaxKernels)
-      continue;
-    if (P.BaselineMs > 0 && B.TotalKernelTimeUs < P.BaselineMs * 20)
-      continue;
-    auto Sig = std::make_tuple(B.InstanceCount, C.N1,
-                               pyRound(B.TotalKernelTimeUs, 1));
-    auto [It, New] = BySig.try_emplace(Sig, Pre.size());
-    if (New)
-      Pre.push_back(&C);
-    else if (B.ModuleName.size() < Pre[It->second]->Base.ModuleName.size())
-      Pre[It->second] = &C;
-  }
-  if (Pre.empty()) {
-    R.NoData = true;
+  // Pre-filter as in the standalone estimator, on trace 1's counts/times
+  // (Base.KernelCount is N1).
+  std::vector<const ComparativeFusionCandidate *> Pre = prefilterFusion(
+      Cands, P, R,
+      [](const ComparativeFusionCandidate &C) -> const FusionCandidate & {
+        return C.Base;
+      });
+  if (R.NoData)
     return R;
-  }
-  R.CandidateCount = Pre.size();
-  for (const ComparativeFusionCandidate *C : Pre)
-    R.TotalTimeMs += C->Base.TotalKernelTimeUs;
-  R.TotalTimeMs /= 1000;
 
   for (const ComparativeFusionCandidate *C : Pre) {
     const FusionCandidate &B = C->Base;
