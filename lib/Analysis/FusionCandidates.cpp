@@ -184,8 +184,8 @@ FusionCandidates::FusionCandidates(const Trace &T, AnalysisManager &AM) {
       std::string Up = StringRef(F.Type).upper();
       F.Mat = Up == "GEMM" || Up == "GEMM (GENERIC)" ||
               StringRef(Lower).contains("conv");
-      F.Normish = nameContainsAny(N, NormMarkers) || F.Type == "Elementwise Add" ||
-                  F.Type == "Copy/Cast";
+      F.Normish = nameContainsAny(N, NormMarkers) ||
+                  F.Type == "Elementwise Add" || F.Type == "Copy/Cast";
       F.Softmax = StringRef(Lower).contains("softmax");
     }
     return It->second;
