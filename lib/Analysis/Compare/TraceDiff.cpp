@@ -192,24 +192,21 @@ std::vector<Aligned> alignLevel(const Trace &T, const Trace &R,
   auto Gap = [&](size_t PI, size_t PJ) {
     ArrayRef<EventId> GA = CA.slice(I, PI - I), GB = CB.slice(J, PJ - J);
     if (!GA.empty() && !GB.empty() && Depth < MaxPromoteDepth) {
-      std::vector<EventId> XA, XB;
+      // Each unmatched event is replaced by its host children (a leaf stays).
       bool Changed = false;
-      for (EventId E : GA) {
-        std::vector<EventId> K = hostChildren(T, E);
-        Changed |= !K.empty();
-        if (K.empty())
-          XA.push_back(E);
-        else
-          XA.insert(XA.end(), K.begin(), K.end());
-      }
-      for (EventId E : GB) {
-        std::vector<EventId> K = hostChildren(R, E);
-        Changed |= !K.empty();
-        if (K.empty())
-          XB.push_back(E);
-        else
-          XB.insert(XB.end(), K.begin(), K.end());
-      }
+      auto Promote = [&](const Trace &Tr, ArrayRef<EventId> G) {
+        std::vector<EventId> X;
+        for (EventId E : G) {
+          std::vector<EventId> K = hostChildren(Tr, E);
+          Changed |= !K.empty();
+          if (K.empty())
+            X.push_back(E);
+          else
+            X.insert(X.end(), K.begin(), K.end());
+        }
+        return X;
+      };
+      std::vector<EventId> XA = Promote(T, GA), XB = Promote(R, GB);
       if (Changed) {
         std::vector<Aligned> Sub = alignLevel(T, R, XA, XB, Depth + 1);
         if (any_of(Sub, [](const Aligned &X) {
