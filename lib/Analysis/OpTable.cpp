@@ -8,6 +8,8 @@
 #include "tl/Support/PandasStats.h"
 #include "tl/Support/Stats.h"
 
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringMap.h"
 
 #include <algorithm>
@@ -158,47 +160,82 @@ static void percentages(std::vector<RowT> &Rows, GetT Get) {
   }
 }
 
+/// The launcher of a non-communication GPU event K whose runtime call is R.
+static EventId launcherOfLaunch(const Trace &T, EventId K) {
+  if (!isGpuKind(T.kind(K)) || isCommKernel(T.name(K)))
+    return NoEvent;
+  EventId R = T.parent(K);
+  return R == NoEvent ? NoEvent : findLauncher(T, R);
+}
+
 OpTable::OpTable(const Trace &T, AnalysisManager &AM) : T(T) {
   const CategoryRegistry &Reg = CategoryRegistry::builtin();
   // Attribute kernels in file order; launchers appear in first-kernel order.
-  for (EventId K : T.gpuEvents()) {
-    if (isCommKernel(T.name(K)))
-      continue;
-    EventId R = T.parent(K);
-    if (R == NoEvent)
-      continue;
-    EventId L = findLauncher(T, R);
-    auto [It, New] = RowOf.try_emplace(L, uint32_t(Rows.size()));
-    if (New) {
-      Rows.emplace_back();
-      Rows.back().Launcher = L;
+  std::vector<EventId> Launchers;
+  std::vector<std::pair<uint32_t, EventId>> Attributed; // (launcher, kernel)
+  {
+    llvm::DenseMap<EventId, uint32_t> IndexOf;
+    for (EventId K : T.gpuEvents()) {
+      EventId L = launcherOfLaunch(T, K);
+      if (L == NoEvent)
+        continue;
+      auto [It, New] = IndexOf.try_emplace(L, uint32_t(Launchers.size()));
+      if (New)
+        Launchers.push_back(L);
+      Attributed.push_back({It->second, K});
     }
-    Rows[It->second].Kernels.push_back(K);
-    LauncherOfKernel[K] = L;
   }
-  std::vector<uint32_t> Order(Rows.size());
+  // Rows by launcher ts (stable); each row's kernels stay in file order.
+  std::vector<uint32_t> Order(Launchers.size());
   for (uint32_t I = 0; I < Order.size(); ++I)
     Order[I] = I;
   std::stable_sort(Order.begin(), Order.end(), [&](uint32_t A, uint32_t B) {
-    return T.ts(Rows[A].Launcher) < T.ts(Rows[B].Launcher);
+    return T.ts(Launchers[A]) < T.ts(Launchers[B]);
   });
-  std::vector<LauncherRow> Sorted;
-  Sorted.reserve(Rows.size());
-  for (uint32_t I : Order)
-    Sorted.push_back(std::move(Rows[I]));
-  Rows = std::move(Sorted);
-  RowOf.clear();
+  std::vector<uint32_t> RankOf(Launchers.size());
+  for (uint32_t I = 0; I < Order.size(); ++I)
+    RankOf[Order[I]] = I;
+  Rows.resize(Launchers.size());
+  for (const auto &[L, K] : Attributed)
+    ++Rows[RankOf[L]].NumKernels;
+  uint32_t Offset = 0;
+  for (uint32_t I = 0; I < Rows.size(); ++I) {
+    Rows[I].Launcher = Launchers[Order[I]];
+    Rows[I].KernelBegin = Offset;
+    Offset += Rows[I].NumKernels;
+    Rows[I].NumKernels = 0;
+  }
+  Kernels.resize(Attributed.size());
+  for (const auto &[L, K] : Attributed) {
+    LauncherRow &R = Rows[RankOf[L]];
+    Kernels[R.KernelBegin + R.NumKernels++] = K;
+  }
+  std::vector<std::pair<uint32_t, EventId>>().swap(Attributed);
+  std::vector<uint32_t>().swap(Order);
+  std::vector<uint32_t>().swap(RankOf);
+  std::vector<EventId>().swap(Launchers);
+
+  llvm::StringMap<uint32_t> CategoryOf;
+  RowOf.reserve(Rows.size());
   for (uint32_t I = 0; I < Rows.size(); ++I) {
     LauncherRow &Row = Rows[I];
-    RowOf[Row.Launcher] = I;
-    std::vector<EventId> ByTs = Row.Kernels;
-    std::stable_sort(ByTs.begin(), ByTs.end(),
-                     [&](EventId A, EventId B) { return T.ts(A) < T.ts(B); });
-    Row.Details = kernelDetailsOf(T, ByTs);
-    Row.DirectTimeUs = unionTime(T, Row.Kernels);
+    RowOf.push_back({Row.Launcher, I});
+    llvm::ArrayRef<EventId> Ks = kernelsOf(Row);
+    // The first of the kernels stable-sorted by ts.
+    Row.FirstKernel = Ks.front();
+    for (EventId K : Ks.drop_front())
+      if (T.ts(K) < T.ts(Row.FirstKernel))
+        Row.FirstKernel = K;
+    Row.DirectTimeUs = unionTime(T, Ks);
     Row.SubtreeTimeUs = unionTime(T, T.subtreeGpuEvents(Row.Launcher));
-    Row.Category = Reg.categorize(T.name(Row.Launcher), Row.Details.front().Name);
+    std::string Cat =
+        Reg.categorize(T.name(Row.Launcher), T.name(Row.FirstKernel));
+    auto [It, New] = CategoryOf.try_emplace(Cat, uint32_t(Categories.size()));
+    if (New)
+      Categories.push_back(std::move(Cat));
+    Row.CategoryIdx = It->second;
   }
+  llvm::sort(RowOf);
   SplitRecompute = AM.options().DetectRecompute;
   ByNumKernels = AM.options().GroupByNumKernels;
   if (SplitRecompute) {
@@ -211,7 +248,7 @@ OpTable::OpTable(const Trace &T, AnalysisManager &AM) : T(T) {
   {
     std::map<std::pair<std::string, bool>, std::vector<double>> Groups;
     for (const LauncherRow &R : Rows)
-      Groups[{R.Category, R.IsRecompute}].push_back(R.DirectTimeUs);
+      Groups[{categoryName(R).str(), R.IsRecompute}].push_back(R.DirectTimeUs);
     for (auto &[Key, V] : Groups) {
       CategorySummaryRow S;
       S.Category = Key.first;
@@ -237,7 +274,7 @@ OpTable::OpTable(const Trace &T, AnalysisManager &AM) : T(T) {
       Acc &A = Groups[{T.name(R.Launcher).str(), R.IsRecompute}];
       A.Direct.push_back(R.DirectTimeUs);
       A.Subtree.push_back(R.SubtreeTimeUs);
-      A.Cats.insert(R.Category);
+      A.Cats.insert(categoryName(R).str());
     }
     for (auto &[Key, A] : Groups) {
       NameSummaryRow S;
@@ -259,11 +296,12 @@ OpTable::OpTable(const Trace &T, AnalysisManager &AM) : T(T) {
   // first-appearance order; sorted by (direct sum desc, ex_UID asc).
   {
     llvm::StringMap<uint32_t> GroupOf;
+    std::vector<std::vector<uint32_t>> Members; // launcher rows per group
     for (uint32_t I = 0; I < Rows.size(); ++I) {
       EventId L = Rows[I].Launcher;
       UniqueArgsRow Key;
       Key.Name = T.name(L).str();
-      Key.Category = Rows[I].Category;
+      Key.Category = categoryName(Rows[I]).str();
       Key.ProcessName = processNameOf(T, L);
       Key.ProcessLabel = processLabelOf(T, L);
       Key.ThreadName = threadNameOf(T, L);
@@ -272,7 +310,7 @@ OpTable::OpTable(const Trace &T, AnalysisManager &AM) : T(T) {
       Key.InputStrides = argAsTuple(T, L, "Input Strides");
       Key.ConcreteInputs = argAsTuple(T, L, "Concrete Inputs");
       Key.IsRecompute = Rows[I].IsRecompute;
-      Key.NumKernels = Rows[I].Details.size();
+      Key.NumKernels = Rows[I].NumKernels;
       std::string K = Key.IsRecompute ? "R\x1f" : "";
       if (ByNumKernels)
         K += std::to_string(Key.NumKernels) + '\x1f';
@@ -287,21 +325,28 @@ OpTable::OpTable(const Trace &T, AnalysisManager &AM) : T(T) {
       if (New) {
         Key.ExUid = T.uid(L);
         UniqueArgs.push_back(std::move(Key));
+        Members.emplace_back();
       }
-      UniqueArgs[It->second].Members.push_back(I);
+      Members[It->second].push_back(I);
     }
-    for (UniqueArgsRow &G : UniqueArgs) {
+    for (size_t GI = 0; GI < UniqueArgs.size(); ++GI) {
+      UniqueArgsRow &G = UniqueArgs[GI];
       std::vector<double> D, S;
-      std::vector<const std::vector<KernelDetail> *> Lists;
-      for (uint32_t I : G.Members) {
+      // The members' kernel_details, made for this group only.
+      std::vector<std::vector<KernelDetail>> Details;
+      for (uint32_t I : Members[GI]) {
         D.push_back(Rows[I].DirectTimeUs);
         S.push_back(Rows[I].SubtreeTimeUs);
-        Lists.push_back(&Rows[I].Details);
+        Details.push_back(detailsOf(Rows[I]));
       }
-      G.OperationCount = G.Members.size();
+      std::vector<const std::vector<KernelDetail> *> Lists;
+      for (const std::vector<KernelDetail> &L : Details)
+        Lists.push_back(&L);
+      G.OperationCount = Members[GI].size();
       G.Direct = aggregate(D);
       G.Subtree = aggregate(S);
       G.KernelSummary = summarizeKernelDetails(Lists);
+      std::vector<uint32_t>().swap(Members[GI]);
     }
     std::stable_sort(UniqueArgs.begin(), UniqueArgs.end(),
                      [](const UniqueArgsRow &A, const UniqueArgsRow &B) {
@@ -315,17 +360,31 @@ OpTable::OpTable(const Trace &T, AnalysisManager &AM) : T(T) {
 }
 
 const LauncherRow *OpTable::launcherRow(EventId E) const {
-  auto It = RowOf.find(E);
-  return It == RowOf.end() ? nullptr : &Rows[It->second];
+  auto It = llvm::lower_bound(
+      RowOf, E, [](const std::pair<EventId, uint32_t> &P, EventId X) {
+        return P.first < X;
+      });
+  return It == RowOf.end() || It->first != E ? nullptr : &Rows[It->second];
+}
+
+std::vector<KernelDetail> OpTable::detailsOf(const LauncherRow &R) const {
+  std::vector<EventId> ByTs(kernelsOf(R).begin(), kernelsOf(R).end());
+  std::stable_sort(ByTs.begin(), ByTs.end(),
+                   [&](EventId A, EventId B) { return T.ts(A) < T.ts(B); });
+  return kernelDetailsOf(T, ByTs);
 }
 
 EventId OpTable::launcherOf(EventId Kernel) const {
-  auto It = LauncherOfKernel.find(Kernel);
-  return It == LauncherOfKernel.end() ? NoEvent : It->second;
+  // Recomputed (cheap: the walk stops at the first non-python frame)
+  // rather than kept per kernel.
+  return launcherOfLaunch(T, Kernel);
+}
+
+llvm::StringRef OpTable::firstKernelName(EventId E) const {
+  const LauncherRow *R = launcherRow(E);
+  return R ? T.name(R->FirstKernel) : llvm::StringRef();
 }
 
 std::string OpTable::categoryOf(EventId E) const {
-  const LauncherRow *R = launcherRow(E);
-  llvm::StringRef First = R ? R->Details.front().Name : llvm::StringRef();
-  return CategoryRegistry::builtin().categorize(T.name(E), First);
+  return CategoryRegistry::builtin().categorize(T.name(E), firstKernelName(E));
 }

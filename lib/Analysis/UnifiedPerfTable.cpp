@@ -321,9 +321,7 @@ UnifiedPerfTable::UnifiedPerfTable(const Trace &T, AnalysisManager &AM) {
   // order of the kept rows).
   const OpTable &Ops = AM.get<OpTable>();
   auto firstDirectKernel = [&](EventId E) -> llvm::StringRef {
-    const LauncherRow *L = Ops.launcherRow(E);
-    return (L && !L->Details.empty()) ? L->Details.front().Name
-                                      : llvm::StringRef();
+    return Ops.firstKernelName(E);
   };
   std::map<std::vector<std::string>, size_t> GroupOf;
   std::vector<std::vector<size_t>> Groups;

@@ -16,7 +16,6 @@
 #include "tl/Support/PyValue.h"
 
 #include "llvm/ADT/ArrayRef.h"
-#include "llvm/ADT/DenseMap.h"
 
 #include <string>
 #include <vector>
@@ -25,15 +24,19 @@ namespace tl {
 
 class AnalysisManager;
 
+/// One launcher. Rows are small (one per launching op of a trace of
+/// millions of events): the kernels live in one array shared by all rows,
+/// kernel_details lists are made on demand.
 struct LauncherRow {
   EventId Launcher = NoEvent;
-  /// Attributed kernels in file order.
-  std::vector<EventId> Kernels;
-  /// kernel_details: the kernels stable-sorted by ts.
-  std::vector<KernelDetail> Details;
+  /// Attributed kernels: OpTable::kernelsOf(row), file order.
+  uint32_t KernelBegin = 0, NumKernels = 0;
+  /// First kernel of kernel_details (the kernels stable-sorted by ts).
+  EventId FirstKernel = NoEvent;
   double DirectTimeUs = 0;  // union of the attributed kernels
   double SubtreeTimeUs = 0; // union of the launcher's subtree GPU events
-  std::string Category;
+  /// Index of the op category (OpTable::categoryName).
+  uint32_t CategoryIdx = 0;
   bool IsRecompute = false; // only set with DetectRecompute
 };
 
@@ -71,8 +74,6 @@ struct UniqueArgsRow {
   uint64_t ExUid = 0;
   std::vector<KernelStat> KernelSummary;
   double Percentage = 0, CumulativePercentage = 0;
-  /// Launcher rows of this group (indices into OpTable::launchers()).
-  std::vector<uint32_t> Members;
 };
 
 class OpTable {
@@ -84,6 +85,19 @@ public:
   llvm::ArrayRef<LauncherRow> launchers() const { return Rows; }
   /// The launcher row of an event, or nullptr when it launched nothing.
   const LauncherRow *launcherRow(EventId E) const;
+  /// The row's attributed kernels in file order.
+  llvm::ArrayRef<EventId> kernelsOf(const LauncherRow &R) const {
+    return llvm::ArrayRef<EventId>(Kernels).slice(R.KernelBegin, R.NumKernels);
+  }
+  /// The row's kernel_details: its kernels stable-sorted by ts.
+  std::vector<KernelDetail> detailsOf(const LauncherRow &R) const;
+  /// Op category of a row.
+  llvm::StringRef categoryName(const LauncherRow &R) const {
+    return Categories[R.CategoryIdx];
+  }
+  /// Name of the first kernel of E's kernel_details ("" when E launched
+  /// nothing).
+  llvm::StringRef firstKernelName(EventId E) const;
   /// Launcher of a GPU event (NoEvent: communication or unlinked).
   EventId launcherOf(EventId Kernel) const;
   /// The reference's categorize(E): registry, prefixes, then the first
@@ -103,8 +117,11 @@ private:
   bool SplitRecompute = false;
   bool ByNumKernels = false;
   std::vector<LauncherRow> Rows;
-  llvm::DenseMap<EventId, uint32_t> RowOf;
-  llvm::DenseMap<EventId, EventId> LauncherOfKernel;
+  /// Kernels of all rows, row after row.
+  std::vector<EventId> Kernels;
+  /// (launcher, row) sorted by launcher, for launcherRow().
+  std::vector<std::pair<EventId, uint32_t>> RowOf;
+  std::vector<std::string> Categories;
   std::vector<CategorySummaryRow> ByCategory;
   std::vector<NameSummaryRow> ByName;
   std::vector<UniqueArgsRow> UniqueArgs;

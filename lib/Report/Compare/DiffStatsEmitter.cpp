@@ -67,9 +67,9 @@ void addRows(CsvTable &Tab, const Trace &Tr, AnalysisManager *AM,
          {"Input Dims", "Input Strides", "Input type", "Concrete Inputs"})
       Row.push_back(Op != NoEvent ? argAsTuple(Tr, Op, Key) : PyValue());
     Row.push_back(pyFloat(Tr.dur(K)));
-    const LauncherRow *LR =
-        AM && Op != NoEvent ? AM->get<OpTable>().launcherRow(Op) : nullptr;
-    Row.push_back(pyFloat(LR ? busyTime(Tr, LR->Kernels) : Tr.dur(K)));
+    const OpTable *Ops = AM && Op != NoEvent ? &AM->get<OpTable>() : nullptr;
+    const LauncherRow *LR = Ops ? Ops->launcherRow(Op) : nullptr;
+    Row.push_back(pyFloat(LR ? busyTime(Tr, Ops->kernelsOf(*LR)) : Tr.dur(K)));
     if (G) {
       Row.push_back(pyText(G->Name));
       Row.push_back(pyInt(G->Id));

@@ -51,11 +51,12 @@ TEST_F(Fixture, Launchers) {
   ASSERT_EQ(Ops.launchers().size(), 2u);
   const LauncherRow &Add = Ops.launchers()[0];
   EXPECT_EQ(T->name(Add.Launcher), "aten::add");
-  EXPECT_EQ(Add.Kernels.size(), 2u);
+  EXPECT_EQ(Ops.kernelsOf(Add).size(), 2u);
+  EXPECT_EQ(Add.NumKernels, 2u);
   // [10,20] and [20,25] touch: one interval of 15.
   EXPECT_EQ(Add.DirectTimeUs, 15.0);
   // Registry miss -> first kernel "void at::native...elementwise..." .
-  EXPECT_EQ(Add.Category, "elementwise");
+  EXPECT_EQ(Ops.categoryName(Add), "elementwise");
   EXPECT_EQ(Ops.categoryOf(Add.Launcher), "elementwise");
   const LauncherRow &Rt = Ops.launchers()[1];
   EXPECT_EQ(T->name(Rt.Launcher), "hipLaunchKernel");
