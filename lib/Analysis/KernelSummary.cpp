@@ -7,7 +7,9 @@
 #include "tl/Support/PandasStats.h"
 #include "tl/Support/Stats.h"
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
 
 #include <algorithm>
 #include <map>
@@ -41,54 +43,92 @@ struct GroupKey {
 };
 } // namespace
 
+EventId tl::kernelParentCpuOp(const Trace &T, EventId K) {
+  EventId L = T.parent(K);
+  if (L == NoEvent)
+    return NoEvent;
+  for (EventId P = T.parent(L); P != NoEvent; P = T.parent(P))
+    if (T.kind(P) == EventKind::CpuOp)
+      return P;
+  return NoEvent;
+}
+
+namespace {
+/// A kernel's group as ids: category (index into the texts met so far),
+/// parent name, kernel name, stream; ~0u marks a missing value.
+using IdKey = std::tuple<uint32_t, uint32_t, StrId, int64_t, bool>;
+} // namespace
+
 KernelSummary::KernelSummary(const Trace &T, AnalysisManager &AM) {
   GpuOnly = T.eventsOfKind(EventKind::CpuOp).empty();
   const OpTable *Ops = GpuOnly ? nullptr : &AM.get<OpTable>();
-  for (EventId K : T.eventsOfKind(EventKind::Kernel)) {
-    KernelRow R;
-    R.Kernel = K;
-    R.DurUs = T.dur(K);
-    R.Stream = T.stream(K);
-    R.Launcher = T.parent(K);
-    if (R.Launcher != NoEvent) {
-      for (EventId P = T.parent(R.Launcher); P != NoEvent; P = T.parent(P))
-        if (T.kind(P) == EventKind::CpuOp) {
-          R.ParentCpuOp = P;
-          break;
-        }
-      if (R.ParentCpuOp != NoEvent) {
-        R.ParentName = T.name(R.ParentCpuOp);
-        R.Category =
-            Categories
-                .insert(Ops ? Ops->categoryOf(R.ParentCpuOp) : "other")
-                .first->getKey();
+  constexpr uint32_t None = ~0u;
+  // Category texts; the category of a parent cpu_op is computed once.
+  std::vector<std::string> CatText;
+  llvm::StringMap<uint32_t> CatIdx;
+  llvm::DenseMap<EventId, uint32_t> CatOfOp;
+  auto Intern = [&](std::string S) {
+    auto [It, New] = CatIdx.try_emplace(S, uint32_t(CatText.size()));
+    if (New)
+      CatText.push_back(std::move(S));
+    return It->second;
+  };
+  // Durations per group in file order (pandas sums them in that order).
+  std::map<IdKey, uint32_t> IdGroup;
+  std::vector<std::vector<double>> Durs;
+  std::vector<double> All;
+  llvm::ArrayRef<EventId> Kernels = T.eventsOfKind(EventKind::Kernel);
+  All.reserve(Kernels.size());
+  for (EventId K : Kernels) {
+    double Dur = T.dur(K);
+    std::optional<int64_t> Stream = T.stream(K);
+    EventId L = T.parent(K);
+    uint32_t Cat = None, Parent = None;
+    if (L != NoEvent) {
+      EventId P = kernelParentCpuOp(T, K);
+      if (P != NoEvent) {
+        Parent = T.nameId(P);
+        auto [It, New] = CatOfOp.try_emplace(P, 0);
+        if (New)
+          It->second = Intern(Ops ? Ops->categoryOf(P) : "other");
+        Cat = It->second;
       } else {
-        std::string L = T.name(R.Launcher).lower();
-        R.ParentName = T.name(R.Launcher);
-        bool Graph = llvm::StringRef(L).contains("cudagraph") ||
-                     llvm::StringRef(L).contains("graphlaunch");
-        R.Category = llvm::StringRef(Graph ? "graph" : "runtime");
+        std::string Lower = T.name(L).lower();
+        Parent = T.nameId(L);
+        bool Graph = llvm::StringRef(Lower).contains("cudagraph") ||
+                     llvm::StringRef(Lower).contains("graphlaunch");
+        Cat = Intern(Graph ? "graph" : "runtime");
       }
     }
-    Rows.push_back(std::move(R));
+    if (GpuOnly)
+      Parent = None;
+    IdKey Key{Cat, Parent, T.nameId(K), Stream.value_or(0),
+              Stream.has_value()};
+    auto [It, New] = IdGroup.try_emplace(Key, uint32_t(Durs.size()));
+    if (New)
+      Durs.emplace_back();
+    Durs[It->second].push_back(Dur);
+    All.push_back(Dur);
   }
-
-  std::map<GroupKey, std::vector<double>> ByKey;
-  std::vector<double> All;
-  All.reserve(Rows.size());
-  for (const KernelRow &R : Rows) {
-    auto Str = [](std::optional<llvm::StringRef> S) {
-      return S ? std::optional<std::string>(S->str()) : std::nullopt;
-    };
-    GroupKey Key{Str(R.Category), GpuOnly ? std::nullopt : Str(R.ParentName),
-                 T.name(R.Kernel).str(), R.Stream};
-    ByKey[Key].push_back(R.DurUs);
-    All.push_back(R.DurUs);
+  // The same groups keyed by their texts, in the table's order.
+  std::map<GroupKey, uint32_t> ByKey;
+  for (const auto &[Key, G] : IdGroup) {
+    auto [Cat, Parent, KName, Stream, HasStream] = Key;
+    GroupKey GK;
+    if (Cat != None)
+      GK.Cat = CatText[Cat];
+    if (Parent != None)
+      GK.Parent = T.strings().get(Parent).str();
+    GK.Kernel = T.strings().get(KName).str();
+    if (HasStream)
+      GK.Stream = Stream;
+    ByKey.emplace(std::move(GK), G);
   }
   double KernelsTotal = numpySum(All);
   const GpuTimeline &TL = AM.get<GpuTimeline>();
   double Total = TL.totalTime();
-  for (auto &[Key, V] : ByKey) {
+  for (auto &[Key, GI] : ByKey) {
+    const std::vector<double> &V = Durs[GI];
     KernelGroupRow G;
     G.Category = Key.Cat;
     G.ParentCpuOp = Key.Parent;

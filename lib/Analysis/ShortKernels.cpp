@@ -22,21 +22,24 @@ ShortKernels::ShortKernels(const Trace &T, AnalysisManager &AM) {
   std::vector<double> Values;
   llvm::StringMap<uint32_t> GroupOf;
   std::vector<std::vector<double>> Durs;
-  for (const KernelRow &R : KS.kernels()) {
-    if (!(R.DurUs < Threshold))
+  // The kernel_summary rows (every kernel, file order) under the threshold.
+  for (EventId K : T.eventsOfKind(EventKind::Kernel)) {
+    double Dur = T.dur(K);
+    if (!(Dur < Threshold))
       continue;
-    Values.push_back(R.DurUs);
+    Values.push_back(Dur);
     ShortKernelGroup G;
-    G.KernelName = T.name(R.Kernel).str();
+    G.KernelName = T.name(K).str();
     std::string Key;
     if (!GpuOnly) {
       // Rows with a missing key are dropped (pandas groupby default).
-      if (R.ParentCpuOp == NoEvent)
+      EventId Parent = kernelParentCpuOp(T, K);
+      if (Parent == NoEvent)
         continue;
-      G.ParentCpuOp = T.name(R.ParentCpuOp).str();
-      G.InputDims = argAsTuple(T, R.ParentCpuOp, "Input Dims");
-      G.InputStrides = argAsTuple(T, R.ParentCpuOp, "Input Strides");
-      G.ConcreteInputs = argAsTuple(T, R.ParentCpuOp, "Concrete Inputs");
+      G.ParentCpuOp = T.name(Parent).str();
+      G.InputDims = argAsTuple(T, Parent, "Input Dims");
+      G.InputStrides = argAsTuple(T, Parent, "Input Strides");
+      G.ConcreteInputs = argAsTuple(T, Parent, "Concrete Inputs");
       if (G.InputDims.isNone() || G.InputStrides.isNone() ||
           G.ConcreteInputs.isNone())
         continue;
@@ -50,7 +53,7 @@ ShortKernels::ShortKernels(const Trace &T, AnalysisManager &AM) {
       Groups.push_back(std::move(G));
       Durs.emplace_back();
     }
-    Durs[It->second].push_back(R.DurUs);
+    Durs[It->second].push_back(Dur);
   }
   NumShort = Values.size();
   Hist = numpyHistogram(Values, AM.options().ShortKernelBins);

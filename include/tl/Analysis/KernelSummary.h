@@ -2,7 +2,8 @@
 //
 // Spec tracelens-perf-report.md §6.8: every `kernel` event (linked or not)
 // with its launcher and nearest cpu_op (`execute` not skipped here), grouped
-// by (parent op category, parent cpu_op, kernel name, stream).
+// by (parent op category, parent cpu_op, kernel name, stream). Only the
+// groups are kept: a row per kernel would cost ~90 bytes per kernel.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TL_ANALYSIS_KERNELSUMMARY_H
@@ -11,7 +12,6 @@
 #include "tl/IR/Trace.h"
 
 #include "llvm/ADT/ArrayRef.h"
-#include "llvm/ADT/StringSet.h"
 
 #include <optional>
 #include <string>
@@ -21,20 +21,9 @@ namespace tl {
 
 class AnalysisManager;
 
-/// One kernel with its launch context (file order).
-struct KernelRow {
-  EventId Kernel = NoEvent;
-  EventId Launcher = NoEvent;    // runtime call (NoEvent: unlinked)
-  EventId ParentCpuOp = NoEvent; // nearest cpu_op above the launcher
-  /// Parent op category, "graph"/"runtime" without a cpu_op; nullopt when
-  /// the kernel has no launcher. Views: one row per kernel must stay small
-  /// (the text lives in the summary's pool or the trace).
-  std::optional<llvm::StringRef> Category;
-  /// Parent cpu_op name (the launcher's name without a cpu_op).
-  std::optional<llvm::StringRef> ParentName;
-  std::optional<int64_t> Stream;
-  double DurUs = 0;
-};
+/// Nearest cpu_op above a kernel's launcher (`execute` not skipped);
+/// NoEvent when the kernel is unlinked or no cpu_op is above the launch.
+EventId kernelParentCpuOp(const Trace &T, EventId Kernel);
 
 struct KernelGroupRow {
   std::optional<std::string> Category, ParentCpuOp;
@@ -52,14 +41,11 @@ public:
 
   /// True when the trace has no cpu_op (no Parent cpu_op column).
   bool gpuOnly() const { return GpuOnly; }
-  llvm::ArrayRef<KernelRow> kernels() const { return Rows; }
   /// Sorted by the duration sum, descending.
   llvm::ArrayRef<KernelGroupRow> groups() const { return Groups; }
 
 private:
   bool GpuOnly = false;
-  llvm::StringSet<> Categories; // texts of KernelRow::Category
-  std::vector<KernelRow> Rows;
   std::vector<KernelGroupRow> Groups;
 };
 
