@@ -8,6 +8,8 @@
 #include "tl/Support/PyFormat.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/StringMap.h"
 
 #include <algorithm>
 
@@ -46,7 +48,64 @@ std::vector<std::string> tl::hostFrames(const Trace &T, EventId E) {
   return Out;
 }
 
-static std::string listText(llvm::ArrayRef<std::string> Items) {
+std::string tl::kernelOnlyStack(const Trace &T, EventId Kernel) {
+  return "[" + pyReprString(T.name(Kernel)) + "]";
+}
+
+/// A host event that is a frame of call_stack_full.
+static bool isFrame(const Trace &T, EventId X) {
+  EventKind K = T.kind(X);
+  return K == EventKind::CpuOp ||
+         (K == EventKind::PythonFunction && isStackPythonFrame(T.name(X)));
+}
+
+CallStackBuilder::CallStackBuilder(const Trace &T) : T(T) {
+  Nodes.push_back({0, ~0u, 0}); // the empty path
+}
+CallStackBuilder::~CallStackBuilder() = default;
+
+uint32_t CallStackBuilder::child(uint32_t Parent, llvm::StringRef Frame) {
+  auto [NI, NewName] = NameIds.try_emplace(Frame, uint32_t(Names.size()));
+  if (NewName)
+    Names.push_back(NI->getKey());
+  uint32_t Name = NI->second;
+  auto [It, New] = Children.try_emplace({Parent, Name}, uint32_t(Nodes.size()));
+  if (New)
+    Nodes.push_back({Parent, Name, Nodes[Parent].Depth + 1});
+  return It->second;
+}
+
+uint32_t CallStackBuilder::hostPath(EventId E) {
+  // Walk up to the first event whose path is known, then down again.
+  std::vector<EventId> Up;
+  uint32_t Node = 0;
+  for (EventId X = E; X != NoEvent; X = T.parent(X)) {
+    auto It = PathOf.find(X);
+    if (It != PathOf.end()) {
+      Node = It->second;
+      break;
+    }
+    Up.push_back(X);
+  }
+  for (size_t I = Up.size(); I-- > 0;) {
+    EventId X = Up[I];
+    if (isFrame(T, X))
+      Node = child(Node, stripIndices(T.name(X)));
+    PathOf[X] = Node;
+  }
+  return Node;
+}
+
+void CallStackBuilder::appendPath(uint32_t Node, size_t From,
+                                  std::vector<llvm::StringRef> &Out) const {
+  size_t D = Nodes[Node].Depth;
+  size_t Start = Out.size();
+  Out.resize(Start + (D > From ? D - From : 0));
+  for (; Node && Nodes[Node].Depth > From; Node = Nodes[Node].Parent)
+    Out[Start + Nodes[Node].Depth - From - 1] = Names[Nodes[Node].Name];
+}
+
+static std::string listText(llvm::ArrayRef<llvm::StringRef> Items) {
   std::string S = "[";
   for (size_t I = 0; I < Items.size(); ++I) {
     if (I)
@@ -56,45 +115,82 @@ static std::string listText(llvm::ArrayRef<std::string> Items) {
   return S + "]";
 }
 
-std::string tl::kernelOnlyStack(const Trace &T, EventId Kernel) {
-  return listText({T.name(Kernel).str()});
+std::string CallStackBuilder::callStackFull(llvm::ArrayRef<EventId> Kernels) {
+  if (Kernels.empty())
+    return "Not found";
+  // Paths are nodes of a trie of frame names (equal texts, equal node), so
+  // distinct paths and the common prefix cost O(1) per kernel.
+  std::vector<uint32_t> KNode;
+  KNode.reserve(Kernels.size());
+  for (EventId K : Kernels)
+    KNode.push_back(child(hostPath(T.parent(K)), T.name(K)));
+  // Common prefix: the depth of the trie LCA of all paths. Nodes on the
+  // first path's chain are marked; each other path walks up to a marked
+  // node (or one already walked, which points to where it met the chain).
+  uint32_t First = KNode.front();
+  llvm::DenseMap<uint32_t, uint32_t> Meet; // node -> chain node reached
+  for (uint32_t N = First;; N = Nodes[N].Parent) {
+    Meet[N] = N;
+    if (!N)
+      break;
+  }
+  uint32_t Common = Nodes[First].Depth;
+  llvm::DenseSet<uint32_t> Distinct;
+  for (uint32_t N : KNode) {
+    if (!Distinct.insert(N).second)
+      continue;
+    std::vector<uint32_t> Walk;
+    uint32_t X = N;
+    auto It = Meet.find(X);
+    while (It == Meet.end()) {
+      Walk.push_back(X);
+      X = Nodes[X].Parent;
+      It = Meet.find(X);
+    }
+    uint32_t M = It->second;
+    for (uint32_t W : Walk)
+      Meet[W] = M;
+    Common = std::min(Common, Nodes[M].Depth);
+  }
+  std::vector<llvm::StringRef> Items;
+  if (Distinct.size() == 1) {
+    appendPath(First, 0, Items);
+    return listText(Items);
+  }
+  appendPath(First, 0, Items);
+  Items.resize(Common);
+  std::string S = "[";
+  bool FirstItem = true;
+  for (llvm::StringRef F : Items) {
+    S += FirstItem ? "" : ", ";
+    FirstItem = false;
+    S += pyReprString(F);
+  }
+  // Distinct paths share the prefix, so their tails are distinct too.
+  llvm::DenseSet<uint32_t> Listed;
+  size_t Frames = 0;
+  for (size_t I = 0; I < KNode.size(); ++I) {
+    uint32_t N = KNode[I];
+    if (!Listed.insert(N).second)
+      continue;
+    size_t Len = Nodes[N].Depth - Common;
+    if (Frames && Frames + Len > CallStackFrameBudget) {
+      S += ", " + pyReprString("... " + std::to_string(KNode.size() - I) +
+                               " more kernels");
+      break;
+    }
+    Frames += Len;
+    Items.clear();
+    appendPath(N, Common, Items);
+    S += FirstItem ? "" : ", ";
+    FirstItem = false;
+    S += listText(Items);
+  }
+  return S + "]";
 }
 
 std::string tl::callStackFull(const Trace &T, llvm::ArrayRef<EventId> Kernels) {
-  if (Kernels.empty())
-    return "Not found";
-  std::vector<std::vector<std::string>> Paths;
-  for (EventId K : Kernels) {
-    std::vector<std::string> P = hostFrames(T, T.parent(K));
-    P.push_back(T.name(K).str());
-    if (std::find(Paths.begin(), Paths.end(), P) == Paths.end())
-      Paths.push_back(std::move(P));
-  }
-  if (Paths.size() == 1)
-    return listText(Paths.front());
-  size_t Common = Paths.front().size();
-  for (const auto &P : Paths) {
-    size_t I = 0;
-    while (I < Common && I < P.size() && P[I] == Paths.front()[I])
-      ++I;
-    Common = I;
-  }
-  std::string S = "[";
-  bool First = true;
-  for (size_t I = 0; I < Common; ++I, First = false)
-    S += (First ? "" : ", ") + pyReprString(Paths.front()[I]);
-  std::vector<std::vector<std::string>> Tails;
-  for (const auto &P : Paths) {
-    std::vector<std::string> Tail(P.begin() + Common, P.end());
-    if (std::find(Tails.begin(), Tails.end(), Tail) == Tails.end())
-      Tails.push_back(std::move(Tail));
-  }
-  for (const auto &Tail : Tails) {
-    S += First ? "" : ", ";
-    First = false;
-    S += listText(Tail);
-  }
-  return S + "]";
+  return CallStackBuilder(T).callStackFull(Kernels);
 }
 
 bool tl::isDispatchFrame(llvm::StringRef Frame) {

@@ -68,10 +68,19 @@ static std::string streamText(int64_t S) {
   return S < 0 ? std::string("None") : std::to_string(S);
 }
 
+/// The marker element that ends a list cut at KernelListCap entries.
+static std::string moreText(size_t N) {
+  return "'... " + std::to_string(N - KernelListCap) + " more kernels'";
+}
+
 std::string tl::formatKernelDetailsSummary(llvm::ArrayRef<KernelStat> S,
                                            bool NumpyRepr) {
   std::string Out = "[";
   for (size_t I = 0; I < S.size(); ++I) {
+    if (I == KernelListCap) {
+      Out += ", " + moreText(S.size());
+      break;
+    }
     const KernelStat &K = S[I];
     if (I)
       Out += ", ";
@@ -94,6 +103,10 @@ std::string tl::formatTruncKernelDetails(llvm::ArrayRef<KernelStat> S,
     return "";
   std::string Out = "[";
   for (size_t I = 0; I < S.size(); ++I) {
+    if (I == KernelListCap) {
+      Out += ", " + moreText(S.size());
+      break;
+    }
     const KernelStat &K = S[I];
     if (I)
       Out += ", ";

@@ -1,10 +1,15 @@
 //===- PerfMetrics.cpp - Perf models applied to trace events --------------===//
 #include "tl/Analysis/PerfMetrics.h"
+#include "tl/Analysis/AnalysisManager.h"
 #include "tl/Analysis/ArchSpec.h"
 #include "tl/Analysis/OpCategory.h"
 #include "tl/Support/Intervals.h"
 
+#include "llvm/ADT/DenseMap.h"
+
 #include <algorithm>
+#include <map>
+#include <memory>
 
 using namespace tl;
 
@@ -172,25 +177,237 @@ std::string tl::bwdCategoryOf(llvm::StringRef C) {
   return "";
 }
 
-llvm::Expected<OpPerf> tl::computeOpPerf(const Trace &T, EventId E, bool Bwd,
-                                         const ArchSpec *Arch,
-                                         std::vector<EventId> *KernelsOut) {
-  OpPerf P;
-  if (!Bwd) {
-    P.Kernels = subtreeKernels(T, E);
-  } else {
-    for (EventId B : subtreeBwdEvents(T, E)) {
-      std::vector<EventId> K = subtreeKernels(T, B);
-      P.Kernels.insert(P.Kernels.end(), K.begin(), K.end());
+namespace {
+
+/// Disjoint, sorted closed intervals (touching ones merge, as in
+/// mergeIntervals) with their total length kept as a double-double.
+class IntervalSet {
+public:
+  void insert(double S, double E) {
+    auto It = Set.upper_bound(E); // first interval starting after E
+    while (It != Set.begin()) {
+      auto P = std::prev(It);
+      if (P->second < S)
+        break;
+      S = std::min(S, P->first);
+      E = std::max(E, P->second);
+      add(-(P->second - P->first));
+      It = Set.erase(P);
+    }
+    Set.emplace_hint(It, S, E);
+    add(E - S);
+  }
+  /// Moves every interval of O into this set.
+  void absorb(IntervalSet &O) {
+    for (const auto &[S, E] : O.Set)
+      insert(S, E);
+    O.Set.clear();
+  }
+  size_t size() const { return Set.size(); }
+  double total() const { return Hi + Lo; }
+
+private:
+  // TwoSum: Hi + Lo carries the running sum without rounding error.
+  void add(double X) {
+    double S = Hi + X;
+    double B = S - Hi;
+    Lo += (Hi - (S - B)) + (X - B);
+    Hi = S;
+  }
+  std::map<double, double> Set;
+  double Hi = 0, Lo = 0;
+};
+
+} // namespace
+
+SubtreeKernelIndex::SubtreeKernelIndex(const Trace &T, AnalysisManager &)
+    : SubtreeKernelIndex(T) {}
+
+SubtreeKernelIndex::SubtreeKernelIndex(const Trace &T) : T(T) { build(); }
+
+void SubtreeKernelIndex::build() {
+  // Ranges of the modelled ops too large to scan per op.
+  const EventId *Base = T.gpuTreeOrder().data();
+  std::vector<std::pair<uint32_t, uint32_t>> R;
+  for (EventId E : T.eventsOfKind(EventKind::CpuOp)) {
+    llvm::ArrayRef<EventId> G = T.subtreeGpuEvents(E);
+    if (G.size() > DirectLimit && eventHasPerfModel(T, E))
+      R.push_back({uint32_t(G.data() - Base), uint32_t(G.data() - Base +
+                                                        G.size())});
+  }
+  if (R.empty())
+    return;
+  // Outer ranges before the ranges they contain (subtree ranges nest).
+  std::sort(R.begin(), R.end(), [](const auto &A, const auto &B) {
+    return A.first != B.first ? A.first < B.first : A.second > B.second;
+  });
+  R.erase(std::unique(R.begin(), R.end()), R.end());
+  size_t N = R.size();
+  std::vector<std::vector<size_t>> Kids(N);
+  {
+    std::vector<size_t> Open;
+    for (size_t I = 0; I < N; ++I) {
+      while (!Open.empty() && R[Open.back()].second <= R[I].first)
+        Open.pop_back();
+      if (!Open.empty())
+        Kids[Open.back()].push_back(I);
+      Open.push_back(I);
     }
   }
-  P.KernelTimeUs = kernelBusyTime(T, P.Kernels);
-  sortByTs(T, P.Kernels);
-  if (KernelsOut)
-    *KernelsOut = P.Kernels;
+  llvm::ArrayRef<EventId> Order = T.gpuTreeOrder();
+  llvm::DenseMap<StrId, bool> GemmNamed;
+  auto isGemmNamed = [&](EventId K) {
+    auto [It, New] = GemmNamed.try_emplace(T.nameId(K), false);
+    if (New)
+      It->second = parseGemmTranspose(T.name(K)).has_value();
+    return It->second;
+  };
+  // Stable ts order: ts, then position in the range.
+  auto before = [&](uint32_t A, uint32_t B) {
+    if (B == ~0u)
+      return A != ~0u;
+    if (A == ~0u)
+      return false;
+    double TA = T.ts(Order[A]), TB = T.ts(Order[B]);
+    return TA != TB ? TA < TB : A < B;
+  };
+  std::vector<std::unique_ptr<IntervalSet>> Sets(N);
+  std::vector<uint32_t> First(N, ~0u), FirstGemm(N, ~0u);
+  Large.resize(N);
+  // Children come after their parent in R: walk backwards.
+  for (size_t I = N; I-- > 0;) {
+    size_t Big = size_t(-1);
+    for (size_t C : Kids[I])
+      if (Big == size_t(-1) || Sets[C]->size() > Sets[Big]->size())
+        Big = C;
+    std::unique_ptr<IntervalSet> S =
+        Big == size_t(-1) ? std::make_unique<IntervalSet>()
+                          : std::move(Sets[Big]);
+    uint32_t F = ~0u, FG = ~0u;
+    auto visit = [&](uint32_t P) {
+      EventId K = Order[P];
+      S->insert(T.ts(K), T.end(K));
+      if (before(P, F))
+        F = P;
+      if (before(P, FG) && isGemmNamed(K))
+        FG = P;
+    };
+    uint32_t Pos = R[I].first;
+    for (size_t C : Kids[I]) {
+      for (; Pos < R[C].first; ++Pos)
+        visit(Pos);
+      Pos = R[C].second;
+      if (C != Big)
+        S->absorb(*Sets[C]);
+      Sets[C].reset();
+      if (before(First[C], F))
+        F = First[C];
+      if (before(FirstGemm[C], FG))
+        FG = FirstGemm[C];
+    }
+    for (; Pos < R[I].second; ++Pos)
+      visit(Pos);
+    First[I] = F;
+    FirstGemm[I] = FG;
+    Facts Fa;
+    Fa.Busy = S->total();
+    Fa.First = F == ~0u ? NoEvent : Order[F];
+    Fa.FirstGemm = FG == ~0u ? NoEvent : Order[FG];
+    Large[I] = {R[I], Fa};
+    Sets[I] = std::move(S);
+  }
+}
+
+const SubtreeKernelIndex::Facts *SubtreeKernelIndex::large(EventId E) const {
+  llvm::ArrayRef<EventId> G = T.subtreeGpuEvents(E);
+  if (G.size() <= DirectLimit || Large.empty())
+    return nullptr;
+  uint32_t B = uint32_t(G.data() - T.gpuTreeOrder().data());
+  std::pair<uint32_t, uint32_t> Key{B, uint32_t(B + G.size())};
+  auto It = std::lower_bound(
+      Large.begin(), Large.end(), Key, [](const auto &A, const auto &K) {
+        return A.first.first != K.first ? A.first.first < K.first
+                                        : A.first.second > K.second;
+      });
+  return It != Large.end() && It->first == Key ? &It->second : nullptr;
+}
+
+double SubtreeKernelIndex::busyTime(EventId E) const {
+  if (const Facts *F = large(E))
+    return F->Busy;
+  return kernelBusyTime(T, T.subtreeGpuEvents(E));
+}
+
+EventId SubtreeKernelIndex::firstByTs(EventId E) const {
+  if (const Facts *F = large(E))
+    return F->First;
+  EventId Best = NoEvent;
+  for (EventId K : T.subtreeGpuEvents(E))
+    if (Best == NoEvent || T.ts(K) < T.ts(Best))
+      Best = K;
+  return Best;
+}
+
+EventId SubtreeKernelIndex::firstGemmNamed(EventId E) const {
+  if (const Facts *F = large(E))
+    return F->FirstGemm;
+  for (EventId K : sortedByTs(E))
+    if (parseGemmTranspose(T.name(K)))
+      return K;
+  return NoEvent;
+}
+
+std::vector<EventId> SubtreeKernelIndex::sortedByTs(EventId E) const {
+  llvm::ArrayRef<EventId> G = T.subtreeGpuEvents(E);
+  std::vector<EventId> Ks(G.begin(), G.end());
+  sortByTs(T, Ks);
+  return Ks;
+}
+
+std::vector<EventId> tl::opKernelsByTs(const Trace &T, EventId E, bool Bwd,
+                                       const SubtreeKernelIndex &Idx) {
+  if (!Bwd)
+    return Idx.sortedByTs(E);
+  std::vector<EventId> Ks;
+  for (EventId B : subtreeBwdEvents(T, E)) {
+    llvm::ArrayRef<EventId> K = T.subtreeGpuEvents(B);
+    Ks.insert(Ks.end(), K.begin(), K.end());
+  }
+  sortByTs(T, Ks);
+  return Ks;
+}
+
+llvm::Expected<OpPerf> tl::computeOpPerf(const Trace &T, EventId E, bool Bwd,
+                                         const ArchSpec *Arch,
+                                         const SubtreeKernelIndex &Idx,
+                                         EventId *FirstKernelOut) {
+  OpPerf P;
   OpDesc Op = opDescOf(T, E);
-  for (EventId K : P.Kernels)
-    Op.KernelNames.push_back(T.name(K).str());
+  if (!Bwd) {
+    P.NumKernels = Idx.count(E);
+    P.KernelTimeUs = Idx.busyTime(E);
+    P.FirstKernel = Idx.firstByTs(E);
+    // The GEMM model reads the first kernel name that parses as a GEMM
+    // transpose; a large subtree passes only that one name.
+    if (P.NumKernels <= SubtreeKernelIndex::DirectLimit) {
+      for (EventId K : Idx.sortedByTs(E))
+        Op.KernelNames.push_back(T.name(K).str());
+    } else if (EventId G = Idx.firstGemmNamed(E); G != NoEvent) {
+      Op.KernelNames.push_back(T.name(G).str());
+    }
+  } else {
+    for (EventId B : subtreeBwdEvents(T, E))
+      for (EventId K : T.subtreeGpuEvents(B))
+        P.Kernels.push_back(K);
+    P.KernelTimeUs = kernelBusyTime(T, P.Kernels);
+    sortByTs(T, P.Kernels);
+    P.NumKernels = P.Kernels.size();
+    P.FirstKernel = P.Kernels.empty() ? NoEvent : P.Kernels.front();
+    for (EventId K : P.Kernels)
+      Op.KernelNames.push_back(T.name(K).str());
+  }
+  if (FirstKernelOut)
+    *FirstKernelOut = P.FirstKernel;
   auto M = buildPerfModel(Op);
   if (!M)
     return M.takeError();

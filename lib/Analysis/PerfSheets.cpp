@@ -9,6 +9,7 @@
 
 #include "PerfSheetsUtil.h"
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/Hashing.h"
 #include "llvm/ADT/bit.h"
@@ -122,19 +123,23 @@ struct RawRow {
   double RoofT = NaN, PctRoof = NaN;
   llvm::StringRef RoofB;
   double KernelTime = 0;
-  /// The kernel set stable-sorted by ts (details made per group).
-  std::vector<EventId> Kernels;
+  /// Size of the kernel set; the set itself (E's subtree kernels, or the
+  /// backward set kept here) is listed per group, for the rows it needs.
+  size_t NumKernels = 0;
+  bool Bwd = false;
+  std::vector<EventId> BwdKernels;
 };
 
 /// §6.6 raw rows of one sheet evaluated in one mode.
 std::vector<RawRow> evaluate(const Trace &T, llvm::ArrayRef<EventId> Events,
-                             bool Bwd, const ArchSpec *Arch, ParamPool &Pool,
+                             bool Bwd, const ArchSpec *Arch,
+                             const SubtreeKernelIndex &Idx, ParamPool &Pool,
                              std::vector<std::string> &Warnings) {
   std::vector<RawRow> Rows;
   for (EventId E : Events) {
     if (Bwd && T.name(E) == "vllm::unified_attention_with_output")
       continue;
-    auto P = computeOpPerf(T, E, Bwd, Arch);
+    auto P = computeOpPerf(T, E, Bwd, Arch, Idx);
     if (!P) {
       llvm::handleAllErrors(
           P.takeError(), [](const NotImplementedError &) {},
@@ -154,7 +159,9 @@ std::vector<RawRow> evaluate(const Trace &T, llvm::ArrayRef<EventId> Events,
     R.Spec = Pool.text(R.Spec);
     R.RoofB = Pool.text(R.RoofB);
     R.HasRoof = P->Metrics.HasRoofline;
-    R.Kernels = std::move(P->Kernels);
+    R.NumKernels = P->NumKernels;
+    R.Bwd = Bwd;
+    R.BwdKernels = std::move(P->Kernels);
     Rows.push_back(std::move(R));
   }
   return Rows;
@@ -206,9 +213,10 @@ std::string jsonArgText(const Trace &T, EventId E, llvm::StringRef Key) {
   return pyStr(argToPy(V));
 }
 
-TextTable summarize(const Trace &T, std::string SheetName,
-                    std::vector<RawRow> Raw, bool NumKernelsKey,
-                    bool Roofline, const RecomputeMarks *RM) {
+TextTable summarize(const Trace &T, const SubtreeKernelIndex &KIdx,
+                    std::string SheetName, std::vector<RawRow> Raw,
+                    bool NumKernelsKey, bool Roofline,
+                    const RecomputeMarks *RM) {
   TextTable Tab;
   Tab.Name = std::move(SheetName);
   // The arch (agent) flavour's references come from numpy 1.24: plain
@@ -264,7 +272,7 @@ TextTable summarize(const Trace &T, std::string SheetName,
                       : "-");
     }
     if (NumKernelsKey)
-      K.push_back(std::to_string(R.Kernels.size()));
+      K.push_back(std::to_string(R.NumKernels));
     if (RM)
       K.push_back(RM->isRecompute(R.E) ? "True" : "False");
     auto [It, New] = GroupOf.try_emplace(K, Groups.size());
@@ -331,7 +339,7 @@ TextTable summarize(const Trace &T, std::string SheetName,
       C.push_back(V);
     }
     if (NumKernelsKey)
-      C.push_back(std::to_string(F.Kernels.size()));
+      C.push_back(std::to_string(F.NumKernels));
     if (RM)
       C.push_back(RM->isRecompute(F.E) ? "True" : "False");
     auto Col = [&](double RawRow::*M) {
@@ -367,13 +375,35 @@ TextTable summarize(const Trace &T, std::string SheetName,
       C.push_back(B);
       PushAgg(aggregate(Col(&RawRow::PctRoof)));
     }
-    std::vector<std::vector<KernelDetail>> Details;
-    Details.reserve(Idx.size());
+    // §6.5 reads only the lists as long as the template (the first
+    // non-empty one): list just those, once per distinct kernel set
+    // (nested ops with as many kernels have the same subtree kernels).
+    size_t TmplN = 0;
     for (size_t I : Idx)
-      Details.push_back(kernelDetailsOf(T, Raw[I].Kernels));
+      if (Raw[I].NumKernels) {
+        TmplN = Raw[I].NumKernels;
+        break;
+      }
+    std::deque<std::vector<KernelDetail>> Details;
     std::vector<const std::vector<KernelDetail> *> Lists;
-    for (const auto &D : Details)
-      Lists.push_back(&D);
+    llvm::DenseMap<const EventId *, const std::vector<KernelDetail> *> Seen;
+    for (size_t I : Idx) {
+      const RawRow &R = Raw[I];
+      if (!TmplN || R.NumKernels != TmplN)
+        continue;
+      if (R.Bwd) {
+        Details.push_back(kernelDetailsOf(T, R.BwdKernels));
+        Lists.push_back(&Details.back());
+        continue;
+      }
+      const EventId *Key = T.subtreeGpuEvents(R.E).data();
+      auto [It, New] = Seen.try_emplace(Key, nullptr);
+      if (New) {
+        Details.push_back(kernelDetailsOf(T, KIdx.sortedByTs(R.E)));
+        It->second = &Details.back();
+      }
+      Lists.push_back(It->second);
+    }
     std::vector<KernelStat> KS = summarizeKernelDetails(Lists);
     C.push_back(formatKernelDetailsSummary(KS, NumpyRepr));
     C.push_back(formatTruncKernelDetails(KS, NumpyRepr));
@@ -432,6 +462,7 @@ PerfSheets::PerfSheets(const Trace &T, AnalysisManager &AM) {
         SheetOfOp[Op] = S;
   llvm::StringMap<std::vector<EventId>> EventsOf;
   ParamPool Pool;
+  const SubtreeKernelIndex &KIdx = AM.get<SubtreeKernelIndex>();
   for (EventId E = 0, N = T.size(); E < N; ++E) {
     auto It = SheetOfOp.find(T.name(E));
     if (It != SheetOfOp.end())
@@ -444,14 +475,14 @@ PerfSheets::PerfSheets(const Trace &T, AnalysisManager &AM) {
     std::vector<EventId> &Ev = It->second;
     std::sort(Ev.begin(), Ev.end(),
               [&](EventId A, EventId B) { return T.uid(A) < T.uid(B); });
-    std::vector<RawRow> Fwd = evaluate(T, Ev, false, Arch, Pool, Warnings);
+    std::vector<RawRow> Fwd = evaluate(T, Ev, false, Arch, KIdx, Pool, Warnings);
     if (isNonSplit(S)) {
       if (!Fwd.empty())
-        Sheets.push_back(summarize(T, S, std::move(Fwd),
+        Sheets.push_back(summarize(T, KIdx, S, std::move(Fwd),
                                    O.GroupByNumKernels, Arch != nullptr, RM));
       continue;
     }
-    std::vector<RawRow> Bwd = evaluate(T, Ev, true, Arch, Pool, Warnings);
+    std::vector<RawRow> Bwd = evaluate(T, Ev, true, Arch, KIdx, Pool, Warnings);
     std::vector<RawRow> FwdKeep, BwdKeep;
     for (RawRow &R : Bwd)
       if (!droppedFromBwd(T.name(R.E)))
@@ -462,10 +493,10 @@ PerfSheets::PerfSheets(const Trace &T, AnalysisManager &AM) {
     std::vector<RawRow>().swap(Fwd);
     std::vector<RawRow>().swap(Bwd);
     if (!FwdKeep.empty())
-      Sheets.push_back(summarize(T, S + "_fwd", std::move(FwdKeep),
+      Sheets.push_back(summarize(T, KIdx, S + "_fwd", std::move(FwdKeep),
                                  O.GroupByNumKernels, Arch != nullptr, RM));
     if (!BwdKeep.empty())
-      Sheets.push_back(summarize(T, S + "_bwd", std::move(BwdKeep),
+      Sheets.push_back(summarize(T, KIdx, S + "_bwd", std::move(BwdKeep),
                                  O.GroupByNumKernels, Arch != nullptr, RM));
   }
 }

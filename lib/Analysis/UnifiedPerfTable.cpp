@@ -138,7 +138,8 @@ bool launchesComm(const Trace &T, EventId E) {
 }
 
 /// §6.7 step 3. On success sets Fwd and the backward category.
-bool soleBackward(const Trace &T, EventId E, TreeFacts &F, EventId &Fwd,
+bool soleBackward(const Trace &T, EventId E, TreeFacts &F,
+                  const SubtreeKernelIndex &Idx, EventId &Fwd,
                   std::string &BwdCat) {
   EventId W = NoEvent;
   EventId X = E;
@@ -186,7 +187,7 @@ bool soleBackward(const Trace &T, EventId E, TreeFacts &F, EventId &Fwd,
   }
   if (Count != 1)
     return false;
-  auto Perf = computeOpPerf(T, Fw, /*Bwd=*/true, nullptr);
+  auto Perf = computeOpPerf(T, Fw, /*Bwd=*/true, nullptr, Idx);
   if (!Perf) {
     llvm::consumeError(Perf.takeError());
     return false;
@@ -236,6 +237,7 @@ UnifiedPerfTable::UnifiedPerfTable(const Trace &T, AnalysisManager &AM) {
   const ArchSpec *Arch = O.Arch ? &*O.Arch : nullptr;
   const CategoryRegistry &Reg = CategoryRegistry::builtin();
   TreeFacts F(T);
+  const SubtreeKernelIndex &KIdx = AM.get<SubtreeKernelIndex>();
   const RecomputeMarks *RM =
       O.DetectRecompute ? &AM.get<RecomputeMarks>() : nullptr;
   HasRecompute = RM != nullptr;
@@ -259,7 +261,7 @@ UnifiedPerfTable::UnifiedPerfTable(const Trace &T, AnalysisManager &AM) {
       }
       EventId Fw = NoEvent;
       std::string BC;
-      if (soleBackward(T, E, F, Fw, BC)) {
+      if (soleBackward(T, E, F, KIdx, Fw, BC)) {
         if (F.ModelBelow[E])
           pushChildren(T, E, Stack);
         else
@@ -410,7 +412,7 @@ UnifiedPerfTable::UnifiedPerfTable(const Trace &T, AnalysisManager &AM) {
     if (I.SoleBwd) {
       Cur.Category = I.BwdCategory;
       R.HasModel = true;
-      auto P = computeOpPerf(T, I.Fwd, true, Arch);
+      auto P = computeOpPerf(T, I.Fwd, true, Arch, KIdx);
       if (P)
         Fill(*P);
       else {
@@ -419,11 +421,11 @@ UnifiedPerfTable::UnifiedPerfTable(const Trace &T, AnalysisManager &AM) {
       }
     } else if (F.hasModel(E)) {
       R.HasModel = true;
-      std::vector<EventId> Ks;
-      auto P = computeOpPerf(T, E, false, Arch, &Ks);
+      EventId FirstK = NoEvent;
+      auto P = computeOpPerf(T, E, false, Arch, KIdx, &FirstK);
       // The categorizer sees the kernel_details metrics() left behind.
       Cur.Category = Reg.categorize(
-          Cur.Name, Ks.empty() ? llvm::StringRef() : T.name(Ks.front()));
+          Cur.Name, FirstK == NoEvent ? llvm::StringRef() : T.name(FirstK));
       if (!P) {
         bool NotImpl = false;
         llvm::handleAllErrors(
@@ -452,6 +454,7 @@ UnifiedPerfTable::UnifiedPerfTable(const Trace &T, AnalysisManager &AM) {
     Groups[R.Group].push_back(IRows.size());
     IRows.push_back(std::move(R));
   }
+  CallStackBuilder Stacks(T);
   for (size_t GI = 0; GI < Groups.size(); ++GI) {
     const std::vector<size_t> &G = Groups[GI];
     GroupText &GT = Texts[GI];
@@ -521,7 +524,7 @@ UnifiedPerfTable::UnifiedPerfTable(const Trace &T, AnalysisManager &AM) {
     } else {
       Row.EntryPoint = entryPoint(
           T, I0.E, F0.GpuEvents.empty() ? NoEvent : F0.GpuEvents.front());
-      Row.CallStackFull = callStackFull(T, Ordered);
+      Row.CallStackFull = Stacks.callStackFull(Ordered);
     }
     for (llvm::StringRef M : T.moduleStack(I0.E))
       Row.ModuleChain.push_back(M.str());

@@ -130,6 +130,7 @@ llvm::ArrayRef<EventId> Trace::subtreeGpuEvents(EventId E) const {
   return llvm::ArrayRef<EventId>(S->GpuOrder.data() + S->GpuBegin[E],
                                  S->GpuEnd[E] - S->GpuBegin[E]);
 }
+llvm::ArrayRef<EventId> Trace::gpuTreeOrder() const { return S->GpuOrder; }
 EventId Trace::fwdEvent(EventId E) const {
   return E < S->Fwd.size() ? S->Fwd[E] : NoEvent;
 }

@@ -14,6 +14,8 @@
 #include "tl/IR/Trace.h"
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <string>
@@ -39,12 +41,46 @@ std::vector<std::string> hostFrames(const Trace &T, EventId E);
 /// `__torch_function__`), which entry_point steps over.
 bool isDispatchFrame(llvm::StringRef Frame);
 
+/// Frames of distinct tails call_stack_full lists before it stops.
+inline constexpr size_t CallStackFrameBudget = 1 << 16;
+
 /// Python list literal of the frames root -> kernel for each of Kernels: a
 /// flat list when every kernel has the same path, else the common prefix
 /// followed by one sub-list per distinct tail, in the order of Kernels
 /// (callers pass the kernel_details_summary order); "Not found" when
-/// Kernels is empty.
+/// Kernels is empty. Kernels nested D deep have tails of up to D frames (a
+/// D^2 text): once the listed tails would pass CallStackFrameBudget frames,
+/// the kernels from there on are counted in a last element
+/// '... N more kernels' instead (docs/conformance.md).
 std::string callStackFull(const Trace &T, llvm::ArrayRef<EventId> Kernels);
+
+/// callStackFull for many kernel lists of one trace: each host event's
+/// frame path is found once (a trie of frame names), so a list costs O(1)
+/// per kernel plus the text it prints.
+class CallStackBuilder {
+public:
+  explicit CallStackBuilder(const Trace &T);
+  ~CallStackBuilder();
+  std::string callStackFull(llvm::ArrayRef<EventId> Kernels);
+
+private:
+  struct Node {
+    uint32_t Parent, Name, Depth;
+  };
+  uint32_t child(uint32_t Parent, llvm::StringRef Frame);
+  /// Trie node of hostFrames(E).
+  uint32_t hostPath(EventId E);
+  /// Appends the frames of Node below depth From, outermost first.
+  void appendPath(uint32_t Node, size_t From,
+                  std::vector<llvm::StringRef> &Out) const;
+
+  const Trace &T;
+  std::vector<Node> Nodes;
+  llvm::StringMap<uint32_t> NameIds;
+  std::vector<llvm::StringRef> Names;
+  llvm::DenseMap<std::pair<uint32_t, uint32_t>, uint32_t> Children;
+  llvm::DenseMap<EventId, uint32_t> PathOf;
+};
 
 /// call_stack_full of a synthetic op: the reference lists its one kernel
 /// alone (`['<kernel>']`).

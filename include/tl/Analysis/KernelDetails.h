@@ -36,11 +36,17 @@ std::vector<KernelDetail> kernelDetailsOf(const Trace &T,
 std::vector<KernelStat>
 summarizeKernelDetails(llvm::ArrayRef<const std::vector<KernelDetail> *> Lists);
 
+/// Entries a kernel-details text lists; a longer summary (an op owning the
+/// kernels of a subtree nested thousands deep) ends with the element
+/// '... N more kernels' instead. The shared traces list at most 12.
+inline constexpr size_t KernelListCap = 256;
+
 /// Python text of the summary list as the reference prints it
 /// ("[{'name': ..., 'stream': 7, 'count': 48, 'total_duration_us':
-/// np.float64(39.75), ...}]"). NumpyRepr = numpy >= 2 scalar repr (the
-/// plain perf-report references); false prints plain floats as numpy 1.24
-/// did for the agent references ("'total_duration_us': 39.75").
+/// np.float64(39.75), ...}]"), at most KernelListCap entries. NumpyRepr =
+/// numpy >= 2 scalar repr (the plain perf-report references); false prints
+/// plain floats as numpy 1.24 did for the agent references
+/// ("'total_duration_us': 39.75").
 std::string formatKernelDetailsSummary(llvm::ArrayRef<KernelStat> S,
                                        bool NumpyRepr = true);
 /// trunc_kernel_details text (name cut at 64 chars + "...", mean rounded to

@@ -39,14 +39,73 @@ std::vector<EventId> subtreeBwdEvents(const Trace &T, EventId E);
 /// Union busy time of the GPU events (µs), 0 when empty.
 double kernelBusyTime(const Trace &T, llvm::ArrayRef<EventId> Kernels);
 
+class AnalysisManager;
+
+/// Per-subtree kernel facts without copying the subtree's kernel list. The
+/// kernel set of a forward op is its subtree's GPU events
+/// (Trace::subtreeGpuEvents, a contiguous range); a chain of ops nested
+/// 10 000 deep makes every op own up to 10 000 kernels, so a per-op copy,
+/// sort or busy-time sweep is quadratic (issue 10). Ranges of at most
+/// DirectLimit kernels are answered by a direct scan, exactly as
+/// kernelBusyTime/sortByTs compute them; the facts of the larger ranges of
+/// modelled ops are precomputed bottom-up over the nested ranges with
+/// small-to-large merging of disjoint interval sets (O(n log^2 n)).
+class SubtreeKernelIndex {
+public:
+  static constexpr llvm::StringLiteral Name = "subtree-kernels";
+  /// Ranges up to this size are scanned directly.
+  static constexpr size_t DirectLimit = 64;
+
+  SubtreeKernelIndex(const Trace &T, AnalysisManager &AM);
+  explicit SubtreeKernelIndex(const Trace &T);
+
+  /// Number of GPU events in E's subtree.
+  size_t count(EventId E) const { return T.subtreeGpuEvents(E).size(); }
+  /// kernelBusyTime of E's subtree kernels. Above DirectLimit the union
+  /// length is summed with a compensated (double-double) running total,
+  /// which may differ from the left-to-right sum in the last bit.
+  double busyTime(EventId E) const;
+  /// First kernel of the subtree in stable ts order (NoEvent when none).
+  EventId firstByTs(EventId E) const;
+  /// First kernel in stable ts order whose name parseGemmTranspose accepts
+  /// (the one kernel name the GEMM model reads), NoEvent when none.
+  EventId firstGemmNamed(EventId E) const;
+  /// The subtree's kernels stable-sorted by ts (a copy: callers ask only
+  /// for the lists they print).
+  std::vector<EventId> sortedByTs(EventId E) const;
+
+private:
+  struct Facts {
+    double Busy = 0;
+    EventId First = NoEvent, FirstGemm = NoEvent;
+  };
+  const Facts *large(EventId E) const;
+  void build();
+
+  const Trace &T;
+  /// Facts of every large range of a modelled op, keyed by range begin and
+  /// end (nested ops with the same kernels share one entry).
+  std::vector<std::pair<std::pair<uint32_t, uint32_t>, Facts>> Large;
+};
+
 /// What §5.1 yields for one event.
 struct OpPerf {
   PerfModelResult Model;
   PerfMetrics Metrics;
   double KernelTimeUs = 0;
-  /// The kernel set, stable-sorted by ts (the event's new kernel_details).
+  /// Size of the kernel set and its first kernel by ts.
+  size_t NumKernels = 0;
+  EventId FirstKernel = NoEvent;
+  /// The backward kernel set, stable-sorted by ts (forward sets are not
+  /// copied: SubtreeKernelIndex::sortedByTs makes them on demand).
   std::vector<EventId> Kernels;
 };
+
+/// The kernel set of computeOpPerf stable-sorted by ts (the event's new
+/// kernel_details): E's subtree kernels, or for Bwd the subtree kernels of
+/// subtreeBwdEvents(E).
+std::vector<EventId> opKernelsByTs(const Trace &T, EventId E, bool Bwd,
+                                   const SubtreeKernelIndex &Idx);
 
 /// Copy the §5.1 columns of P into a table row (perf sheets and the unified
 /// table keep their own row types with these field names).
@@ -68,10 +127,12 @@ template <typename Row> void copyPerfColumns(Row &R, const OpPerf &P) {
 
 /// §5.1 metrics(E, Bwd). Errors: the model cannot be built (no model,
 /// parameter extraction failed) or NotImplementedError (no backward).
-/// The kernel set is still returned through KernelsOut when non-null.
+/// The first kernel by ts is still returned through FirstKernelOut when
+/// non-null.
 llvm::Expected<OpPerf> computeOpPerf(const Trace &T, EventId E, bool Bwd,
                                      const ArchSpec *Arch,
-                                     std::vector<EventId> *KernelsOut = nullptr);
+                                     const SubtreeKernelIndex &Idx,
+                                     EventId *FirstKernelOut = nullptr);
 
 /// Backward category of a model class (SDPA_fwd -> SDPA_bwd, CONV_fwd ->
 /// CONV_bwd, NORM_fwd -> NORM_bwd); empty when the class has none.

@@ -144,6 +144,10 @@ public:
   /// Every GPU event in E's subtree (the reference's `gpu_events`). For a
   /// runtime event, the GPU events it launched.
   llvm::ArrayRef<EventId> subtreeGpuEvents(EventId E) const;
+  /// Every GPU event in the order subtreeGpuEvents ranges index: linked ones
+  /// by launcher preorder, then unlinked ones. subtreeGpuEvents(E).data() -
+  /// gpuTreeOrder().data() is the range's offset (per-subtree range queries).
+  llvm::ArrayRef<EventId> gpuTreeOrder() const;
   /// Forward op of a backward autograd node (NoEvent when none).
   EventId fwdEvent(EventId E) const;
   llvm::ArrayRef<EventId> bwdEvents(EventId E) const;
