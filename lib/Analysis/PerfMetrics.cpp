@@ -6,10 +6,12 @@
 #include "tl/Support/Intervals.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/Hashing.h"
 
 #include <algorithm>
 #include <map>
 #include <memory>
+#include <unordered_map>
 
 using namespace tl;
 
@@ -377,23 +379,98 @@ std::vector<EventId> tl::opKernelsByTs(const Trace &T, EventId E, bool Bwd,
   return Ks;
 }
 
-llvm::Expected<OpPerf> tl::computeOpPerf(const Trace &T, EventId E, bool Bwd,
-                                         const ArchSpec *Arch,
-                                         const SubtreeKernelIndex &Idx,
-                                         EventId *FirstKernelOut) {
-  OpPerf P;
+/// What makes two events' models equal (see OpPerfCache).
+struct OpPerfCache::Key {
+  StrId Name = 0, Gemm = 0;
+  bool HasOutput = false;
+  uint64_t Args[5] = {0, 0, 0, 0, 0};
+  bool operator==(const Key &O) const {
+    return Name == O.Name && Gemm == O.Gemm && HasOutput == O.HasOutput &&
+           std::equal(Args, Args + 5, O.Args);
+  }
+};
+struct OpPerfCache::KeyHash {
+  size_t operator()(const Key &K) const {
+    llvm::hash_code H = llvm::hash_combine(K.Name, K.Gemm, K.HasOutput);
+    for (uint64_t A : K.Args)
+      H = llvm::hash_combine(H, A);
+    return H;
+  }
+};
+/// A built model, or the error buildPerfModel gave (kept as its kind and
+/// text, as an llvm::Error cannot be copied).
+struct OpPerfCache::Entry {
+  std::shared_ptr<const PerfModelResult> Model;
+  bool NotImplemented = false;
+  std::string Error;
+};
+struct OpPerfCache::Impl {
+  std::unordered_map<Key, Entry, KeyHash> Models;
+};
+
+OpPerfCache::OpPerfCache(const Trace &T, const SubtreeKernelIndex &Idx)
+    : T(T), Idx(Idx), P(std::make_unique<Impl>()) {}
+OpPerfCache::~OpPerfCache() = default;
+
+bool OpPerfCache::isGemmNamed(EventId K) {
+  auto [It, New] = GemmNamed.try_emplace(T.nameId(K), false);
+  if (New)
+    It->second = parseGemmTranspose(T.name(K)).has_value();
+  return It->second;
+}
+
+const OpPerfCache::Entry &OpPerfCache::model(EventId E, EventId GemmKernel) {
+  static const char *const ArgKeys[5] = {"Input Dims", "Input type",
+                                         "Input Strides", "Concrete Inputs",
+                                         "Output type"};
+  Key K;
+  K.Name = T.nameId(E);
+  K.Gemm = GemmKernel == NoEvent ? 0 : T.nameId(GemmKernel) + 1;
+  ArgValue A = T.args(E);
+  if (A && A.isObject()) {
+    for (int I = 0; I < 5; ++I)
+      K.Args[I] = A.get(ArgKeys[I]).identity();
+    K.HasOutput = A.hasKey("Output type");
+  }
+  auto [It, New] = P->Models.try_emplace(K);
+  if (!New)
+    return It->second;
   OpDesc Op = opDescOf(T, E);
+  // Only the GEMM model reads kernel names: the first one that parses.
+  if (GemmKernel != NoEvent)
+    Op.KernelNames.push_back(T.name(GemmKernel).str());
+  auto M = buildPerfModel(Op);
+  Entry &En = It->second;
+  if (M) {
+    En.Model = std::make_shared<const PerfModelResult>(std::move(*M));
+  } else {
+    llvm::handleAllErrors(
+        M.takeError(),
+        [&](const NotImplementedError &EI) {
+          En.NotImplemented = true;
+          En.Error = EI.message();
+        },
+        [&](const llvm::ErrorInfoBase &EI) { En.Error = EI.message(); });
+  }
+  return En;
+}
+
+llvm::Expected<OpPerf> OpPerfCache::get(EventId E, bool Bwd,
+                                        const ArchSpec *Arch,
+                                        EventId *FirstKernelOut) {
+  OpPerf P;
+  EventId Gemm = NoEvent;
   if (!Bwd) {
     P.NumKernels = Idx.count(E);
     P.KernelTimeUs = Idx.busyTime(E);
     P.FirstKernel = Idx.firstByTs(E);
-    // The GEMM model reads the first kernel name that parses as a GEMM
-    // transpose; a large subtree passes only that one name.
-    if (P.NumKernels <= SubtreeKernelIndex::DirectLimit) {
-      for (EventId K : Idx.sortedByTs(E))
-        Op.KernelNames.push_back(T.name(K).str());
-    } else if (EventId G = Idx.firstGemmNamed(E); G != NoEvent) {
-      Op.KernelNames.push_back(T.name(G).str());
+    if (P.NumKernels > SubtreeKernelIndex::DirectLimit) {
+      Gemm = Idx.firstGemmNamed(E);
+    } else {
+      // First by stable ts order: ts, then subtree order.
+      for (EventId K : T.subtreeGpuEvents(E))
+        if (isGemmNamed(K) && (Gemm == NoEvent || T.ts(K) < T.ts(Gemm)))
+          Gemm = K;
     }
   } else {
     for (EventId B : subtreeBwdEvents(T, E))
@@ -404,17 +481,30 @@ llvm::Expected<OpPerf> tl::computeOpPerf(const Trace &T, EventId E, bool Bwd,
     P.NumKernels = P.Kernels.size();
     P.FirstKernel = P.Kernels.empty() ? NoEvent : P.Kernels.front();
     for (EventId K : P.Kernels)
-      Op.KernelNames.push_back(T.name(K).str());
+      if (isGemmNamed(K)) {
+        Gemm = K;
+        break;
+      }
   }
   if (FirstKernelOut)
     *FirstKernelOut = P.FirstKernel;
-  auto M = buildPerfModel(Op);
-  if (!M)
-    return M.takeError();
-  P.Model = std::move(*M);
-  auto Met = computeMetrics(P.Model, P.KernelTimeUs, Bwd, Arch);
+  const Entry &En = model(E, Gemm);
+  if (!En.Model) {
+    if (En.NotImplemented)
+      return llvm::make_error<NotImplementedError>(En.Error);
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), En.Error);
+  }
+  P.Model = En.Model;
+  auto Met = computeMetrics(*P.Model, P.KernelTimeUs, Bwd, Arch);
   if (!Met)
     return Met.takeError();
   P.Metrics = std::move(*Met);
   return P;
+}
+
+llvm::Expected<OpPerf> tl::computeOpPerf(const Trace &T, EventId E, bool Bwd,
+                                         const ArchSpec *Arch,
+                                         const SubtreeKernelIndex &Idx,
+                                         EventId *FirstKernelOut) {
+  return OpPerfCache(T, Idx).get(E, Bwd, Arch, FirstKernelOut);
 }

@@ -87,6 +87,14 @@ llvm::hash_code hashParams(const ParamList &P) {
 /// rows point into this pool instead of each holding a copy.
 class ParamPool {
 public:
+  /// The params of a model shared by many events, interned once.
+  const ParamList *intern(const PerfModelResult &M) {
+    auto [It, New] = ByModel.try_emplace(&M, nullptr);
+    if (New)
+      It->second = intern(M.Params);
+    return It->second;
+  }
+
   const ParamList *intern(const ParamList &P) {
     std::vector<const ParamList *> &Bucket = ByHash[hashParams(P)];
     for (const ParamList *Q : Bucket)
@@ -111,6 +119,7 @@ private:
   llvm::StringSet<> Texts;
   std::deque<ParamList> Lists;
   std::unordered_map<size_t, std::vector<const ParamList *>> ByHash;
+  llvm::DenseMap<const PerfModelResult *, const ParamList *> ByModel;
 };
 
 /// One evaluated event (a raw row of §6.6).
@@ -133,13 +142,13 @@ struct RawRow {
 /// §6.6 raw rows of one sheet evaluated in one mode.
 std::vector<RawRow> evaluate(const Trace &T, llvm::ArrayRef<EventId> Events,
                              bool Bwd, const ArchSpec *Arch,
-                             const SubtreeKernelIndex &Idx, ParamPool &Pool,
+                             OpPerfCache &Perf, ParamPool &Pool,
                              std::vector<std::string> &Warnings) {
   std::vector<RawRow> Rows;
   for (EventId E : Events) {
     if (Bwd && T.name(E) == "vllm::unified_attention_with_output")
       continue;
-    auto P = computeOpPerf(T, E, Bwd, Arch, Idx);
+    auto P = Perf.get(E, Bwd, Arch);
     if (!P) {
       llvm::handleAllErrors(
           P.takeError(), [](const NotImplementedError &) {},
@@ -153,7 +162,7 @@ std::vector<RawRow> evaluate(const Trace &T, llvm::ArrayRef<EventId> Events,
       continue;
     RawRow R;
     R.E = E;
-    R.Params = Pool.intern(P->Model.Params);
+    R.Params = Pool.intern(*P->Model);
     copyPerfColumns(R, *P);
     // Spec/RoofB point into *P until they are interned here.
     R.Spec = Pool.text(R.Spec);
@@ -463,6 +472,7 @@ PerfSheets::PerfSheets(const Trace &T, AnalysisManager &AM) {
   llvm::StringMap<std::vector<EventId>> EventsOf;
   ParamPool Pool;
   const SubtreeKernelIndex &KIdx = AM.get<SubtreeKernelIndex>();
+  OpPerfCache Perf(T, KIdx);
   for (EventId E = 0, N = T.size(); E < N; ++E) {
     auto It = SheetOfOp.find(T.name(E));
     if (It != SheetOfOp.end())
@@ -475,14 +485,14 @@ PerfSheets::PerfSheets(const Trace &T, AnalysisManager &AM) {
     std::vector<EventId> &Ev = It->second;
     std::sort(Ev.begin(), Ev.end(),
               [&](EventId A, EventId B) { return T.uid(A) < T.uid(B); });
-    std::vector<RawRow> Fwd = evaluate(T, Ev, false, Arch, KIdx, Pool, Warnings);
+    std::vector<RawRow> Fwd = evaluate(T, Ev, false, Arch, Perf, Pool, Warnings);
     if (isNonSplit(S)) {
       if (!Fwd.empty())
         Sheets.push_back(summarize(T, KIdx, S, std::move(Fwd),
                                    O.GroupByNumKernels, Arch != nullptr, RM));
       continue;
     }
-    std::vector<RawRow> Bwd = evaluate(T, Ev, true, Arch, KIdx, Pool, Warnings);
+    std::vector<RawRow> Bwd = evaluate(T, Ev, true, Arch, Perf, Pool, Warnings);
     std::vector<RawRow> FwdKeep, BwdKeep;
     for (RawRow &R : Bwd)
       if (!droppedFromBwd(T.name(R.E)))

@@ -139,8 +139,7 @@ bool launchesComm(const Trace &T, EventId E) {
 
 /// §6.7 step 3. On success sets Fwd and the backward category.
 bool soleBackward(const Trace &T, EventId E, TreeFacts &F,
-                  const SubtreeKernelIndex &Idx, EventId &Fwd,
-                  std::string &BwdCat) {
+                  OpPerfCache &Perfs, EventId &Fwd, std::string &BwdCat) {
   EventId W = NoEvent;
   EventId X = E;
   for (int I = 0; I < 5; ++I) {
@@ -187,7 +186,7 @@ bool soleBackward(const Trace &T, EventId E, TreeFacts &F,
   }
   if (Count != 1)
     return false;
-  auto Perf = computeOpPerf(T, Fw, /*Bwd=*/true, nullptr, Idx);
+  auto Perf = Perfs.get(Fw, /*Bwd=*/true, nullptr);
   if (!Perf) {
     llvm::consumeError(Perf.takeError());
     return false;
@@ -238,6 +237,7 @@ UnifiedPerfTable::UnifiedPerfTable(const Trace &T, AnalysisManager &AM) {
   const CategoryRegistry &Reg = CategoryRegistry::builtin();
   TreeFacts F(T);
   const SubtreeKernelIndex &KIdx = AM.get<SubtreeKernelIndex>();
+  OpPerfCache Perfs(T, KIdx);
   const RecomputeMarks *RM =
       O.DetectRecompute ? &AM.get<RecomputeMarks>() : nullptr;
   HasRecompute = RM != nullptr;
@@ -261,7 +261,7 @@ UnifiedPerfTable::UnifiedPerfTable(const Trace &T, AnalysisManager &AM) {
       }
       EventId Fw = NoEvent;
       std::string BC;
-      if (soleBackward(T, E, F, KIdx, Fw, BC)) {
+      if (soleBackward(T, E, F, Perfs, Fw, BC)) {
         if (F.ModelBelow[E])
           pushChildren(T, E, Stack);
         else
@@ -351,6 +351,7 @@ UnifiedPerfTable::UnifiedPerfTable(const Trace &T, AnalysisManager &AM) {
     }
     return static_cast<uint32_t>(It->second);
   };
+  llvm::DenseMap<uint64_t, std::string> ReprOf;
   for (size_t II = 0; II < Insts.size(); ++II) {
     const Instance &I = Insts[II];
     InstRow R;
@@ -361,12 +362,19 @@ UnifiedPerfTable::UnifiedPerfTable(const Trace &T, AnalysisManager &AM) {
     ArgValue A = T.args(E);
     static const char *const KeyArgs[4] = {"Input Dims", "Input type",
                                            "Input Strides", "Concrete Inputs"};
-    for (int K = 0; K < 4; ++K)
-      if (A && A.isObject() && A.hasKey(KeyArgs[K]) &&
-          !A.get(KeyArgs[K]).isNull()) {
-        Cur.Keys[K] = pyRepr(argToPy(A.get(KeyArgs[K]), true));
-        Cur.KeyPresent[K] = true;
-      }
+    for (int K = 0; K < 4; ++K) {
+      if (!A || !A.isObject())
+        break;
+      ArgValue V = A.get(KeyArgs[K]);
+      if (V.isNull())
+        continue; // missing or null: None
+      // Shape lists are interned: one repr per stored value.
+      auto [It, New] = ReprOf.try_emplace(V.identity());
+      if (New)
+        It->second = pyRepr(argToPy(V, true));
+      Cur.Keys[K] = It->second;
+      Cur.KeyPresent[K] = true;
+    }
     if (I.Kernel != NoEvent) {
       Cur.Name =
           (T.name(E) + "->" + T.name(I.Kernel) + " (Synthetic Op)").str();
@@ -397,13 +405,13 @@ UnifiedPerfTable::UnifiedPerfTable(const Trace &T, AnalysisManager &AM) {
       Spec = std::move(C.Spec);
       RoofB = std::move(C.RoofB);
       // Only the group's first instance with params keeps them.
-      if (!P.Model.Params.empty()) {
+      if (!P.Model->Params.empty()) {
         R.Group = groupOf(E);
         Grouped = true;
         GroupText &GT = Texts[R.Group];
         if (!GT.Params) {
           std::vector<std::pair<std::string, std::string>> PP;
-          for (const auto &KV : P.Model.Params)
+          for (const auto &KV : P.Model->Params)
             PP.emplace_back(KV.first, pyRepr(KV.second));
           GT.Params = std::move(PP);
         }
@@ -412,7 +420,7 @@ UnifiedPerfTable::UnifiedPerfTable(const Trace &T, AnalysisManager &AM) {
     if (I.SoleBwd) {
       Cur.Category = I.BwdCategory;
       R.HasModel = true;
-      auto P = computeOpPerf(T, I.Fwd, true, Arch, KIdx);
+      auto P = Perfs.get(I.Fwd, true, Arch);
       if (P)
         Fill(*P);
       else {
@@ -422,7 +430,7 @@ UnifiedPerfTable::UnifiedPerfTable(const Trace &T, AnalysisManager &AM) {
     } else if (F.hasModel(E)) {
       R.HasModel = true;
       EventId FirstK = NoEvent;
-      auto P = computeOpPerf(T, E, false, Arch, KIdx, &FirstK);
+      auto P = Perfs.get(E, false, Arch, &FirstK);
       // The categorizer sees the kernel_details metrics() left behind.
       Cur.Category = Reg.categorize(
           Cur.Name, FirstK == NoEvent ? llvm::StringRef() : T.name(FirstK));

@@ -13,6 +13,10 @@
 #include "tl/IR/Trace.h"
 #include "tl/Support/PyValue.h"
 
+#include "llvm/ADT/DenseMap.h"
+
+#include <memory>
+
 #include <vector>
 
 namespace tl {
@@ -90,7 +94,8 @@ private:
 
 /// What §5.1 yields for one event.
 struct OpPerf {
-  PerfModelResult Model;
+  /// Shared by every event with the same signature (OpPerfCache).
+  std::shared_ptr<const PerfModelResult> Model;
   PerfMetrics Metrics;
   double KernelTimeUs = 0;
   /// Size of the kernel set and its first kernel by ts.
@@ -125,10 +130,39 @@ template <typename Row> void copyPerfColumns(Row &R, const OpPerf &P) {
   R.KernelTime = P.KernelTimeUs;
 }
 
-/// §5.1 metrics(E, Bwd). Errors: the model cannot be built (no model,
-/// parameter extraction failed) or NotImplementedError (no backward).
-/// The first kernel by ts is still returned through FirstKernelOut when
-/// non-null.
+/// §5.1 metrics(E, Bwd) with the op model built once per signature: the
+/// model reads only the op's name, its "Input Dims", "Input type", "Input
+/// Strides", "Concrete Inputs" and "Output type" args and (GEMM transpose)
+/// the first kernel name by ts that parseGemmTranspose accepts, so events
+/// whose args are the same stored values share one model; only the kernel
+/// time and the metrics derived from it are per event. Millions of events
+/// have a few thousand signatures. Not thread-safe: one per analysis.
+class OpPerfCache {
+public:
+  OpPerfCache(const Trace &T, const SubtreeKernelIndex &Idx);
+  ~OpPerfCache();
+
+  /// Errors: the model cannot be built (no model, parameter extraction
+  /// failed) or NotImplementedError (no backward). The first kernel by ts
+  /// is still returned through FirstKernelOut when non-null.
+  llvm::Expected<OpPerf> get(EventId E, bool Bwd, const ArchSpec *Arch,
+                             EventId *FirstKernelOut = nullptr);
+
+private:
+  struct Entry;
+  struct Key;
+  struct KeyHash;
+  bool isGemmNamed(EventId K);
+  const Entry &model(EventId E, EventId GemmKernel);
+
+  const Trace &T;
+  const SubtreeKernelIndex &Idx;
+  llvm::DenseMap<StrId, bool> GemmNamed;
+  struct Impl;
+  std::unique_ptr<Impl> P;
+};
+
+/// OpPerfCache::get without a cache (tests, one-off callers).
 llvm::Expected<OpPerf> computeOpPerf(const Trace &T, EventId E, bool Bwd,
                                      const ArchSpec *Arch,
                                      const SubtreeKernelIndex &Idx,

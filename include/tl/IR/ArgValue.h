@@ -61,6 +61,10 @@ public:
   std::string toJson() const;
 
   explicit operator bool() const { return S != nullptr; }
+  /// The stored node this view denotes: equal identities hold equal values
+  /// (nested containers are interned, so equal shape lists usually share
+  /// one), which lets analyses cache work per distinct value.
+  uint64_t identity() const { return (uint64_t(Node) << 32) | Member; }
 
 private:
   /// The node this view denotes (decoded for a compact object's member).
