@@ -16,6 +16,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "tl/Analysis/AnalysisManager.h"
+#include "tl/Support/HeapTrim.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -149,11 +150,18 @@ const void *AnalysisManager::getImpl(StringRef Name, Factory Make) {
   E.InProgress = false;
   std::vector<std::string> &Stack = P->Computing[Me];
   Stack.pop_back();
-  if (Stack.empty())
+  bool Outermost = Stack.empty();
+  if (Outermost)
     P->Computing.erase(Me);
   P->Timings.push_back({Name.str(), Wall, Cpu});
   P->CV.notify_all();
-  return E.Value.get();
+  const void *Result = E.Value.get();
+  L.unlock();
+  // An analysis frees its temporaries when done; hand their pages back
+  // before the next one grows the heap (see HeapTrim.h).
+  if (Outermost)
+    releaseFreeHeapPages();
+  return Result;
 }
 
 bool AnalysisManager::isCachedImpl(StringRef Name) const {

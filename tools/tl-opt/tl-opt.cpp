@@ -42,6 +42,7 @@
 #include "tl/Report/FailOn.h"
 #include "tl/Report/ReportModel.h"
 #include "tl/Report/ReportValidator.h"
+#include "tl/Support/HeapTrim.h"
 #include "tl/Support/PyFormat.h"
 #include "tl/Support/Version.h"
 
@@ -542,6 +543,9 @@ int run(int argc, char **argv) {
     }();
     if (!T)
       return fail(toString(T.takeError()));
+    // The importer's parse buffers are freed by now; their pages would
+    // otherwise stay in the process under the analyses' growth.
+    releaseFreeHeapPages();
     if (RefFuture.valid()) {
       RefImport R = RefFuture.get();
       if (!R.T)
