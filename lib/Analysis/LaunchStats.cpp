@@ -67,7 +67,7 @@ LaunchStats::LaunchStats(const Trace &T, AnalysisManager &AM) {
     }
   }
   if (!Lat.empty()) {
-    std::vector<double> S = Lat;
+    std::vector<double> &S = Lat; // not needed in file order any more
     std::sort(S.begin(), S.end());
     MedianLatency = S.size() % 2 ? S[S.size() / 2]
                                  : (S[S.size() / 2 - 1] + S[S.size() / 2]) / 2;
@@ -98,7 +98,6 @@ LaunchStats::LaunchStats(const Trace &T, AnalysisManager &AM) {
 
   // Gaps between merged busy intervals; the kernels on either side.
   llvm::ArrayRef<Interval> All = TL.mergedAll();
-  std::vector<EventId> ByEnd(TL.events().begin(), TL.events().end());
   for (size_t I = 1; I < All.size(); ++I) {
     IdleGap G;
     G.Start = All[I - 1].End;
@@ -114,7 +113,7 @@ LaunchStats::LaunchStats(const Trace &T, AnalysisManager &AM) {
     Gaps.push_back(G);
   }
   // Neighbouring events: one sweep over events sorted by start.
-  std::vector<EventId> ByStart = ByEnd;
+  std::vector<EventId> ByStart(TL.events().begin(), TL.events().end());
   std::stable_sort(ByStart.begin(), ByStart.end(), [&](EventId A, EventId B) {
     return T.ts(A) < T.ts(B);
   });

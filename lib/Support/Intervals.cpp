@@ -6,17 +6,23 @@
 using namespace tl;
 
 std::vector<Interval> tl::mergeIntervals(std::vector<Interval> I) {
-  std::stable_sort(I.begin(), I.end(), [](const Interval &A, const Interval &B) {
+  // The union does not depend on the order of equal starts, so an unstable
+  // sort (no buffer) will do; merged runs are written over the input.
+  std::sort(I.begin(), I.end(), [](const Interval &A, const Interval &B) {
     return A.Start < B.Start;
   });
-  std::vector<Interval> Out;
-  for (const Interval &X : I) {
-    if (!Out.empty() && X.Start <= Out.back().End)
-      Out.back().End = std::max(Out.back().End, X.End);
+  size_t N = 0;
+  for (size_t K = 0; K < I.size(); ++K) {
+    const Interval X = I[K];
+    if (N && X.Start <= I[N - 1].End)
+      I[N - 1].End = std::max(I[N - 1].End, X.End);
     else
-      Out.push_back(X);
+      I[N++] = X;
   }
-  return Out;
+  I.resize(N);
+  if (N < I.capacity() / 2)
+    I.shrink_to_fit();
+  return I;
 }
 
 std::vector<Interval> tl::subtractIntervals(const std::vector<Interval> &A,
