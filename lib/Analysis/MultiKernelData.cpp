@@ -113,8 +113,17 @@ void collectiveInfo(const Trace &T, EventId E, CollectiveOp &Op) {
 } // namespace
 
 MultiKernelData::MultiKernelData(const Trace &T, AnalysisManager &AM) {
-  std::vector<EventId> Gpu(T.gpuEvents().begin(), T.gpuEvents().end());
-  All = std::make_shared<const GpuTimeline>(T, Gpu);
+  llvm::ArrayRef<EventId> Gpu = T.gpuEvents();
+  const GpuTimeline &TL = AM.get<GpuTimeline>();
+  // Equal event lists make equal timelines: share the linked one when it
+  // already covers every GPU event.
+  if (TL.events().size() == Gpu.size()) {
+    Overlap = &TL;
+  } else {
+    OwnOverlap = std::make_shared<const GpuTimeline>(
+        T, std::vector<EventId>(Gpu.begin(), Gpu.end()));
+    Overlap = OwnOverlap.get();
+  }
 
   std::map<std::tuple<unsigned, std::string, std::string, std::string,
                       std::string, std::string, std::string>,
@@ -183,7 +192,6 @@ MultiKernelData::MultiKernelData(const Trace &T, AnalysisManager &AM) {
                    });
 
   // Synchronize calls and the idle gaps of the linked timeline they overlap.
-  const GpuTimeline &TL = AM.get<GpuTimeline>();
   llvm::ArrayRef<Interval> Busy = TL.mergedAll();
   for (EventKind K : {EventKind::Runtime, EventKind::Driver})
     for (EventId E : T.eventsOfKind(K)) {
@@ -203,11 +211,16 @@ MultiKernelData::MultiKernelData(const Trace &T, AnalysisManager &AM) {
       S.Kind = Kind;
       S.HostUs = T.dur(E);
       double A = T.ts(E), Z = T.end(E);
-      for (size_t I = 1; I < Busy.size(); ++I) {
-        double GS = Busy[I - 1].End, GE = Busy[I].Start;
-        if (GE > A && GS < Z)
-          S.GpuIdleUs += GE - GS;
-      }
+      // Gaps (Busy[I-1].End, Busy[I].Start) rise with I: start at the
+      // first one ending after A, stop at the first starting at or past Z.
+      size_t I = std::upper_bound(Busy.begin(), Busy.end(), A,
+                                  [](double V, const Interval &B) {
+                                    return V < B.Start;
+                                  }) -
+                 Busy.begin();
+      for (I = std::max<size_t>(I, 1); I < Busy.size() && Busy[I - 1].End < Z;
+           ++I)
+        S.GpuIdleUs += Busy[I].Start - Busy[I - 1].End;
       HostContext C = hostContextOf(T, E);
       // hostContextOf starts at the parent; a runtime event is its own launch.
       S.CpuOp = C.CpuOp == NoEvent ? "" : T.name(C.CpuOp).str();

@@ -102,7 +102,7 @@ public:
   llvm::ArrayRef<CollectiveOp> collectives() const { return Collectives; }
   llvm::ArrayRef<CommStreamStats> commStreams() const { return CommStreams; }
   /// The timeline over all GPU events (linked or not).
-  const GpuTimeline &overlap() const { return *All; }
+  const GpuTimeline &overlap() const { return *Overlap; }
 
   // --- beyond the reference ---
   llvm::ArrayRef<TransferSite> transferSites() const { return Sites; }
@@ -117,7 +117,10 @@ private:
   double CommTotalUs = 0, CommMaxUs = 0;
   std::vector<CollectiveOp> Collectives;
   std::vector<CommStreamStats> CommStreams;
-  std::shared_ptr<const GpuTimeline> All;
+  /// The AnalysisManager's GpuTimeline when it covers every GPU event
+  /// (no unlinked ones), else OwnOverlap.
+  const GpuTimeline *Overlap = nullptr;
+  std::shared_ptr<const GpuTimeline> OwnOverlap;
   std::vector<TransferSite> Sites;
   std::vector<SyncCall> Syncs;
 };
