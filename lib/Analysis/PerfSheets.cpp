@@ -20,6 +20,7 @@
 #include <algorithm>
 #include <deque>
 #include <map>
+#include <tuple>
 #include <unordered_map>
 
 using namespace tl;
@@ -269,9 +270,19 @@ TextTable summarize(const Trace &T, const SubtreeKernelIndex &KIdx,
   // the final sort is by a unique UID_first, so key order does not matter.
   std::map<std::vector<std::string>, size_t> GroupOf;
   std::vector<std::vector<size_t>> Groups;
-  std::vector<std::vector<std::string>> Keys;
+  // Rows with the same name and pooled params have the same key texts:
+  // build each distinct key once.
+  std::map<std::tuple<StrId, const ParamList *, size_t, int>, size_t> Memo;
   for (size_t I = 0; I < Raw.size(); ++I) {
     const RawRow &R = Raw[I];
+    auto [MI, MNew] = Memo.try_emplace(
+        {T.nameId(R.E), R.Params, NumKernelsKey ? R.NumKernels : 0,
+         RM ? int(RM->isRecompute(R.E)) : -1},
+        0);
+    if (!MNew) {
+      Groups[MI->second].push_back(I);
+      continue;
+    }
     std::vector<std::string> K{T.name(R.E).str()};
     for (const ParamColumn &C : Cols) {
       const PyValue *V = findParam(*R.Params, C.Key);
@@ -284,11 +295,10 @@ TextTable summarize(const Trace &T, const SubtreeKernelIndex &KIdx,
       K.push_back(std::to_string(R.NumKernels));
     if (RM)
       K.push_back(RM->isRecompute(R.E) ? "True" : "False");
-    auto [It, New] = GroupOf.try_emplace(K, Groups.size());
-    if (New) {
+    auto [It, New] = GroupOf.try_emplace(std::move(K), Groups.size());
+    if (New)
       Groups.emplace_back();
-      Keys.push_back(K);
-    }
+    MI->second = It->second;
     Groups[It->second].push_back(I);
   }
 
