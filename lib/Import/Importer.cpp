@@ -9,6 +9,7 @@
 #include "tl/Import/Importer.h"
 #include "ImportInternal.h"
 #include "InputStream.h"
+#include "TailParser.h"
 
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/raw_ostream.h"
@@ -159,6 +160,11 @@ public:
   }
 
   bool sawTraceEvents() const { return SeenEvents; }
+  /// Parse the events after the tail parser's split on its thread.
+  void setTail(TailParser *T) { Tail = T; }
+  /// A handler call failed while replaying the tail's tape: its error
+  /// offset is not the input's (the caller imports again on one thread).
+  bool failedInReplay() const { return ReplayFailed; }
   const std::string &error() const { return Err; }
   uint64_t errorOffset() const { return ErrOffset; }
 
@@ -363,7 +369,16 @@ private:
       return true;
     case Mode::EvKey:
       M = Mode::InEvents;
-      return endEvent();
+      if (!endEvent())
+        return false;
+      if (Tail && In.Tell() >= Tail->hint()) {
+        uint64_t At = Tail->waitForSplit();
+        if (In.Tell() == At)
+          return spliceTail();
+        if (In.Tell() > At)
+          Tail = nullptr; // passed it elsewhere: the tail goes unused
+      }
+      return true;
     case Mode::ArgsValue:
       ArgB.endContainer();
       if (ArgB.depth() == 0) {
@@ -524,6 +539,25 @@ private:
     return true;
   }
 
+  /// Our parse just ended the event the tail parser's split follows: both
+  /// parsers are in the same state here, so replay the tail's events and
+  /// continue after the last one.
+  bool spliceTail() {
+    TailParser *T = Tail;
+    Tail = nullptr;
+    if (Opts.OnSplice)
+      Opts.OnSplice(T->splitEventEnd());
+    uint64_t ResumeAt;
+    if (!T->replay(*this, ResumeAt)) {
+      ReplayFailed = true;
+      return false;
+    }
+    // The parser takes the '}' it called us for next: make that the '}' of
+    // the last replayed event.
+    In.seekTo(ResumeAt);
+    return true;
+  }
+
   /// "event <uid>: " for the event being finished (already counted).
   std::string where() const {
     return "event " + std::to_string(S.Stats.TotalEntries - 1) + ": ";
@@ -674,6 +708,9 @@ private:
   TrackPart LastPid, LastTid;
   TrackId LastTrack = ~0u;
 
+  TailParser *Tail = nullptr;
+  bool ReplayFailed = false;
+
   std::string Err;
   uint64_t ErrOffset = 0;
 };
@@ -725,8 +762,17 @@ static llvm::Error makeError(llvm::StringRef Name, uint64_t Offset,
                                      ": " + What);
 }
 
+/// Where a tail parser can read the input again.
+struct TailSource {
+  std::string Path;     // the file, or
+  llvm::StringRef Mem;  // the buffer when Path is empty
+};
+
 static llvm::Expected<Trace> importStream(InputStream &In, llvm::StringRef Name,
-                                          const ImportOptions &Opts) {
+                                          const ImportOptions &Opts,
+                                          const TailSource &Src,
+                                          bool &Retry) {
+  Retry = false;
   Trace T;
   Trace::Storage &S = T.storage();
   S.Path = Name.str();
@@ -751,6 +797,20 @@ static llvm::Expected<Trace> importStream(InputStream &In, llvm::StringRef Name,
   }
   ParserStackAllocator Stack(In, Opts.MaxStringBytes);
   KinetoHandler H(S, State, In, Opts, Stack);
+  // Plain input is read again from the split by a second thread. The split
+  // lands about where both threads finish together: the tail thread only
+  // parses, this one also builds every event.
+  std::unique_ptr<TailParser> Tail;
+  uint64_t Size = In.sizeHint();
+  if (Opts.Threads != 1 && !In.isGzip() && Size >= Opts.SplitMinBytes &&
+      (!Opts.MaxBytes || Size <= Opts.MaxBytes) &&
+      std::thread::hardware_concurrency() > 1) {
+    uint64_t Hint = Opts.SplitOffset ? Opts.SplitOffset
+                                     : uint64_t(double(Size) * 0.3);
+    Tail = std::make_unique<TailParser>(Src.Path, Src.Mem, Size, Hint,
+                                        Opts.MaxStringBytes);
+    H.setTail(Tail.get());
+  }
   rapidjson::GenericReader<rapidjson::UTF8<>, rapidjson::UTF8<>,
                            ParserStackAllocator>
       R(&Stack);
@@ -758,6 +818,11 @@ static llvm::Expected<Trace> importStream(InputStream &In, llvm::StringRef Name,
                              rapidjson::kParseFullPrecisionFlag |
                              rapidjson::kParseValidateEncodingFlag;
   rapidjson::ParseResult Res = R.Parse<Flags>(In, H);
+  Tail.reset(); // stop the tail thread and drop any unused tape
+  if (H.failedInReplay()) {
+    Retry = true;
+    return makeError(Name, 0, "retry on one thread");
+  }
   if (In.hasError())
     return makeError(Name, In.errorOffset(), In.error());
   if (Res.IsError()) {
@@ -785,9 +850,19 @@ static bool backgroundInflate(const ImportOptions &Opts) {
 llvm::Expected<Trace> tl::importTraceFromBuffer(llvm::StringRef Data,
                                                 llvm::StringRef Name,
                                                 const ImportOptions &Opts) {
-  InputStream In(nullptr, Data, Opts.MaxBytes, Opts.Progress,
-                 backgroundInflate(Opts));
-  return importStream(In, Name, Opts);
+  bool Retry;
+  {
+    InputStream In(nullptr, Data, Opts.MaxBytes, Opts.Progress,
+                   backgroundInflate(Opts));
+    auto T = importStream(In, Name, Opts, TailSource{"", Data}, Retry);
+    if (!Retry)
+      return T;
+    llvm::consumeError(T.takeError());
+  }
+  ImportOptions One = Opts;
+  One.Threads = 1;
+  InputStream In(nullptr, Data, One.MaxBytes, One.Progress, false);
+  return importStream(In, Name, One, TailSource{"", Data}, Retry);
 }
 
 llvm::Expected<Trace> tl::importTrace(llvm::StringRef Path,
@@ -798,7 +873,24 @@ llvm::Expected<Trace> tl::importTrace(llvm::StringRef Path,
     return makeError(Path, 0,
                      "expected a readable file (" +
                          llvm::Twine(std::strerror(errno)) + ")");
-  InputStream In(F, llvm::StringRef(), Opts.MaxBytes, Opts.Progress,
-                 backgroundInflate(Opts));
-  return importStream(In, Path, Opts);
+  bool Retry;
+  {
+    InputStream In(F, llvm::StringRef(), Opts.MaxBytes, Opts.Progress,
+                   backgroundInflate(Opts));
+    auto T = importStream(In, Path, Opts, TailSource{P, {}}, Retry);
+    if (!Retry)
+      return T;
+    llvm::consumeError(T.takeError());
+  }
+  // A handler error inside the tail's events: import again on one thread
+  // for its exact offset.
+  ImportOptions One = Opts;
+  One.Threads = 1;
+  F = std::fopen(P.c_str(), "rb");
+  if (!F)
+    return makeError(Path, 0,
+                     "expected a readable file (" +
+                         llvm::Twine(std::strerror(errno)) + ")");
+  InputStream In(F, llvm::StringRef(), One.MaxBytes, One.Progress, false);
+  return importStream(In, Path, One, TailSource{P, {}}, Retry);
 }

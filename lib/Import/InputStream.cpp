@@ -234,6 +234,20 @@ size_t InputStream::inflateChunk(char *Dst, size_t Cap) {
   return Got;
 }
 
+void InputStream::seekTo(uint64_t Off) {
+  if (Off >= Base && Off <= Base + Len) {
+    Pos = size_t(Off - Base);
+    return;
+  }
+  if (F)
+    fseeko(F, off_t(Off), SEEK_SET);
+  else
+    MemPos = size_t(Off);
+  RawEof = false;
+  Base = Off;
+  Pos = Len = 0;
+}
+
 bool InputStream::refill() {
   if (!Err.empty())
     return false;

@@ -60,6 +60,9 @@ public:
   size_t PutEnd(Ch *) { return 0; }
 
   bool isGzip() const { return Gzip; }
+  /// Continue reading at uncompressed offset Off (plain input only; the
+  /// tail parser's splice).
+  void seekTo(uint64_t Off);
   /// Rough size of the decoded JSON (file size, or the gzip trailer's
   /// ISIZE), for reserving columns; 0 when unknown.
   uint64_t sizeHint() const { return SizeHint; }

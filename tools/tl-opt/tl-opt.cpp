@@ -528,6 +528,7 @@ int run(int argc, char **argv) {
     if (Progress)
       errs() << "tl-opt: importing " << TracePath << "...\r";
     ImportOptions IOpts;
+    IOpts.Threads = Threads;
     IOpts.MaxEvents = O.MaxEvents;
     IOpts.MaxMemory = O.MaxMemoryMB.getNumOccurrences()
                           ? O.MaxMemoryMB * (uint64_t(1) << 20)

@@ -23,10 +23,19 @@ struct ImportOptions {
   /// Refuse any single JSON string (or nesting) needing more parser memory
   /// than this many bytes, so a 1 GB name cannot exhaust memory.
   uint64_t MaxStringBytes = 256u << 20;
-  /// Threads for reading: 0 = inflate gzip input on a second thread when
-  /// the machine has more than one core; 1 = all on the calling thread.
-  /// Results and error messages are the same either way.
+  /// Threads for reading: 0 (or more than 1) = when the machine has more
+  /// than one core, inflate gzip input on a second thread, and parse the
+  /// second part of a large plain input on a second thread; 1 = all on the
+  /// calling thread. Results and error messages are the same either way.
   unsigned Threads = 0;
+  /// Plain inputs smaller than this are parsed on one thread.
+  uint64_t SplitMinBytes = 32u << 20;
+  /// Byte offset from which the second thread looks for an event boundary
+  /// to start at (0 = 30 % into the input). For tests.
+  uint64_t SplitOffset = 0;
+  /// Called (on the calling thread) with the offset of the event boundary
+  /// when the second thread's events were used. For tests.
+  std::function<void(uint64_t SplitAt)> OnSplice;
   /// Called now and then with the number of uncompressed bytes read so far.
   std::function<void(uint64_t BytesRead)> Progress;
 };

@@ -1,0 +1,403 @@
+//===- TailParser.cpp - Parse the traceEvents tail on a second thread -----===//
+#include "TailParser.h"
+
+#include <rapidjson/reader.h>
+
+#include <cstdlib>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+using namespace tl;
+
+PageBuffer &PageBuffer::operator=(PageBuffer &&O) noexcept {
+  if (this != &O) {
+    this->~PageBuffer();
+    Data = O.Data;
+    Size = O.Size;
+    Cap = O.Cap;
+    O.Data = nullptr;
+    O.Size = O.Cap = 0;
+  }
+  return *this;
+}
+
+PageBuffer::~PageBuffer() {
+  if (Data)
+    ::munmap(Data, Cap);
+  Data = nullptr;
+}
+
+void PageBuffer::reserve(size_t N) {
+  if (N <= Cap)
+    return;
+  size_t Page = size_t(::sysconf(_SC_PAGESIZE));
+  N = (N + Page - 1) / Page * Page;
+  void *P = Data ? ::mremap(Data, Cap, N, MREMAP_MAYMOVE)
+                 : ::mmap(nullptr, N, PROT_READ | PROT_WRITE,
+                          MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (P == MAP_FAILED)
+    std::abort(); // out of memory: nothing to recover
+  Data = static_cast<char *>(P);
+  Cap = N;
+}
+
+namespace tl {
+
+/// RapidJSON input over [Split, Size) of the source, reading a '[' in place
+/// of the comma at Split. Tell() is the offset in the whole input.
+class LLVM_LIBRARY_VISIBILITY TailStream {
+public:
+  typedef char Ch;
+  TailStream(TailParser &P, uint64_t Split) : P(P), Buf(BufBytes) {
+    Buf.data()[0] = '[';
+    Base = Split;
+    Len = 1 + P.readAt(Split + 1, Buf.data() + 1, BufBytes - 1);
+  }
+  Ch Peek() {
+    if (Pos == Len && !refill())
+      return '\0';
+    return Buf.data()[Pos];
+  }
+  Ch Take() {
+    if (Pos == Len && !refill())
+      return '\0';
+    return Buf.data()[Pos++];
+  }
+  size_t Tell() const { return size_t(Base + Pos); }
+  Ch *PutBegin() { return nullptr; }
+  void Put(Ch) {}
+  void Flush() {}
+  size_t PutEnd(Ch *) { return 0; }
+  /// End the input here (string limit or cancellation).
+  void stop() {
+    Stopped = true;
+    Pos = Len = 0;
+  }
+
+private:
+  static constexpr size_t BufBytes = 1 << 18;
+  // Out of line, so Peek/Take stay small enough to inline into the parser.
+  LLVM_ATTRIBUTE_NOINLINE bool refill() {
+    if (Stopped || P.cancelled())
+      return false;
+    Base += Len;
+    Pos = 0;
+    Len = P.readAt(Base, Buf.data(), BufBytes);
+    return Len != 0;
+  }
+  TailParser &P;
+  PageBuffer Buf;
+  uint64_t Base = 0;
+  size_t Pos = 0, Len = 0;
+  bool Stopped = false;
+};
+
+namespace {
+/// The tail parser's stack, capped like the importer's (a string above the
+/// limit ends the tail parse; the calling thread then reports it).
+class TailStackAllocator {
+public:
+  [[maybe_unused]] static const bool kNeedFree = true;
+  TailStackAllocator() = default;
+  TailStackAllocator(TailStream &In, uint64_t Limit) : In(&In), Limit(Limit) {}
+  void *Malloc(size_t Size) { return Realloc(nullptr, 0, Size); }
+  void *Realloc(void *Orig, size_t, size_t NewSize) {
+    if (In && Limit && NewSize > Limit)
+      In->stop();
+    void *Ptr = std::realloc(Orig, NewSize ? NewSize : 1);
+    if (!Ptr)
+      std::abort();
+    return Ptr;
+  }
+  static void Free(void *Ptr) { std::free(Ptr); }
+
+private:
+  TailStream *In = nullptr;
+  uint64_t Limit = 0;
+};
+} // namespace
+
+/// RapidJSON handler writing SAX tokens to the tape; hands over a chunk at
+/// an event end once it is ChunkBytes long.
+class LLVM_LIBRARY_VISIBILITY TapeWriter {
+public:
+  TapeWriter(TailParser &P, TailStream &In) : P(P), In(In) {
+    C.Bytes = P.takeBuffer();
+  }
+
+  bool Null() { return Depth > 1 && tag(TapeTag::Null); }
+  bool Bool(bool B) {
+    return Depth > 1 && tag(B ? TapeTag::True : TapeTag::False);
+  }
+  bool Int(int V) { return integer(V); }
+  bool Uint(unsigned V) { return integer(V); }
+  bool Int64(int64_t V) { return integer(V); }
+  bool Uint64(uint64_t V) {
+    if (V <= uint64_t(INT64_MAX))
+      return integer(int64_t(V));
+    if (Depth <= 1)
+      return false;
+    tag(TapeTag::Uint64);
+    return fixed8(V);
+  }
+  bool Double(double D) {
+    uint64_t Bits;
+    std::memcpy(&Bits, &D, 8);
+    if (Depth <= 1)
+      return false;
+    tag(TapeTag::Double);
+    return fixed8(Bits);
+  }
+  bool RawNumber(const char *, rapidjson::SizeType, bool) { return true; }
+  bool String(const char *S, rapidjson::SizeType Len, bool) {
+    return text(S, Len, false);
+  }
+  bool Key(const char *S, rapidjson::SizeType Len, bool) {
+    return text(S, Len, true);
+  }
+  bool StartObject() {
+    ++Depth;
+    return tag(TapeTag::StartObject);
+  }
+  bool EndObject(rapidjson::SizeType) {
+    tag(TapeTag::EndObject);
+    if (--Depth == 1)
+      return endEvent();
+    return true;
+  }
+  bool StartArray() {
+    if (Depth++ == 0)
+      return true; // the '[' standing in for the split comma
+    if (Depth == 2)
+      return false; // not an event object: leave it to the calling thread
+    return tag(TapeTag::StartArray);
+  }
+  bool EndArray(rapidjson::SizeType) {
+    if (--Depth == 0)
+      return true; // the end of traceEvents
+    return tag(TapeTag::EndArray);
+  }
+
+  /// Hand over the complete events not yet published.
+  void finish() {
+    C.Bytes.shrinkTo(Committed);
+    if (!C.Bytes.empty())
+      P.publish(C);
+  }
+
+private:
+  bool tag(TapeTag T) {
+    C.Bytes.push(char(T));
+    return true;
+  }
+  bool fixed8(uint64_t V) {
+    char B[8];
+    std::memcpy(B, &V, 8);
+    C.Bytes.append(B, 8);
+    return true;
+  }
+  void varint(uint64_t V) {
+    while (V >= 0x80) {
+      C.Bytes.push(char(uint8_t(V) | 0x80));
+      V >>= 7;
+    }
+    C.Bytes.push(char(V));
+  }
+  bool integer(int64_t V) {
+    if (Depth <= 1)
+      return false; // a scalar entry of traceEvents
+    if (V >= 0 && V < 0x80) {
+      C.Bytes.push(char(0x80 | V));
+      return true;
+    }
+    tag(TapeTag::IntVar);
+    varint(uint64_t(V) << 1 ^ uint64_t(V >> 63));
+    return true;
+  }
+  bool text(const char *S, uint32_t Len, bool IsKey) {
+    if (Depth <= 1)
+      return false;
+    if (Len <= TapeSlotMaxLen) {
+      uint32_t Slot = tapeSlot(S, Len);
+      std::string &Cached = Slots[Slot];
+      if (Cached.size() == Len && std::memcmp(Cached.data(), S, Len) == 0) {
+        tag(IsKey ? TapeTag::KeyRef : TapeTag::StrRef);
+        varint(Slot);
+        return true;
+      }
+      Cached.assign(S, Len);
+      tag(IsKey ? TapeTag::KeyNew : TapeTag::StrNew);
+      varint(Slot);
+      C.Bytes.push(char(uint8_t(Len)));
+    } else {
+      tag(IsKey ? TapeTag::KeyLong : TapeTag::StrLong);
+      char B[4];
+      std::memcpy(B, &Len, 4);
+      C.Bytes.append(B, 4);
+    }
+    C.Bytes.append(S, Len);
+    return true;
+  }
+  bool endEvent() {
+    Committed = C.Bytes.size();
+    C.LastEventEnd = In.Tell();
+    if (Committed < TailParser::ChunkBytes)
+      return true;
+    if (!P.publish(C))
+      return false;
+    C.Bytes = P.takeBuffer();
+    Committed = 0;
+    return true;
+  }
+
+  TailParser &P;
+  TailStream &In;
+  TailParser::Chunk C;
+  size_t Committed = 0;
+  unsigned Depth = 0;
+  std::vector<std::string> Slots = std::vector<std::string>(TapeSlots);
+};
+
+} // namespace tl
+
+TailParser::TailParser(std::string PathIn, llvm::StringRef Mem, uint64_t Size,
+                       uint64_t Hint, uint64_t MaxStringBytes)
+    : Path(std::move(PathIn)), Mem(Mem), Size(Size), Hint(Hint),
+      MaxStringBytes(MaxStringBytes),
+      MaxBufferedBytes(size_t(std::max<uint64_t>(Size / 20 * 3, 8u << 20))) {
+  if (!Path.empty())
+    Fd = ::open(Path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (Path.empty() || Fd >= 0)
+    T = std::thread([this] { run(); });
+  else
+    Decided.store(true);
+}
+
+TailParser::~TailParser() {
+  Cancel.store(true);
+  {
+    std::lock_guard<std::mutex> L(M);
+  }
+  CV.notify_all();
+  if (T.joinable())
+    T.join();
+  if (Fd >= 0)
+    ::close(Fd);
+}
+
+size_t TailParser::readAt(uint64_t Off, char *Dst, size_t N) {
+  if (Off >= Size)
+    return 0;
+  N = size_t(std::min<uint64_t>(N, Size - Off));
+  if (Fd < 0) {
+    std::memcpy(Dst, Mem.data() + Off, N);
+    return N;
+  }
+  size_t Got = 0;
+  while (Got < N) {
+    ssize_t R = ::pread(Fd, Dst + Got, N - Got, off_t(Off + Got));
+    if (R <= 0)
+      break; // a read error ends the tail; the calling thread reports it
+    Got += size_t(R);
+  }
+  return Got;
+}
+
+static bool isJsonSpace(char C) {
+  return C == ' ' || C == '\n' || C == '\r' || C == '\t';
+}
+
+bool TailParser::findSplit(uint64_t &Comma) {
+  constexpr size_t Window = 1 << 20, Slack = 256;
+  constexpr unsigned MaxWindows = 16;
+  PageBuffer Mapped(Window + Slack);
+  const char *Buf = Mapped.data();
+  uint64_t Off = Hint;
+  for (unsigned W = 0; W < MaxWindows && Off < Size && !cancelled(); ++W) {
+    size_t N = readAt(Off, Mapped.data(), Window + Slack);
+    size_t Scan = std::min(N, Window);
+    for (size_t I = 0; I < Scan; ++I) {
+      if (Buf[I] != '}')
+        continue;
+      size_t J = I + 1;
+      while (J < N && isJsonSpace(Buf[J]))
+        ++J;
+      if (J >= N || Buf[J] != ',')
+        continue;
+      size_t K = J + 1;
+      while (K < N && isJsonSpace(Buf[K]))
+        ++K;
+      if (K >= N || Buf[K] != '{')
+        continue;
+      ++K;
+      while (K < N && isJsonSpace(Buf[K]))
+        ++K;
+      if (K >= N || Buf[K] != '"')
+        continue;
+      Comma = Off + J;
+      SplitEnd.store(Off + I, std::memory_order_release);
+      return true;
+    }
+    Off += Scan;
+  }
+  return false;
+}
+
+PageBuffer TailParser::takeBuffer() {
+  PageBuffer B;
+  {
+    std::lock_guard<std::mutex> L(M);
+    if (!Free.empty()) {
+      B = std::move(Free.back());
+      Free.pop_back();
+    }
+  }
+  B.reserve(ChunkBytes + (ChunkBytes >> 2));
+  return B;
+}
+
+bool TailParser::publish(Chunk &C) {
+  std::unique_lock<std::mutex> L(M);
+  size_t Bytes = C.Bytes.capacity();
+  CV.wait(L, [&] {
+    return cancelled() || Buffered == 0 || Buffered + Bytes <= MaxBufferedBytes;
+  });
+  if (cancelled())
+    return false;
+  Buffered += Bytes;
+  Full.push_back(std::move(C));
+  L.unlock();
+  CV.notify_all();
+  return true;
+}
+
+void TailParser::run() {
+  uint64_t Comma;
+  bool Found = findSplit(Comma);
+  {
+    std::lock_guard<std::mutex> L(M);
+    Decided.store(true, std::memory_order_release);
+  }
+  CV.notify_all();
+  if (Found) {
+    TailStream In(*this, Comma);
+    TapeWriter W(*this, In);
+    TailStackAllocator Stack(In, MaxStringBytes);
+    rapidjson::GenericReader<rapidjson::UTF8<>, rapidjson::UTF8<>,
+                             TailStackAllocator>
+        R(&Stack);
+    constexpr unsigned Flags =
+        rapidjson::kParseIterativeFlag | rapidjson::kParseFullPrecisionFlag |
+        rapidjson::kParseValidateEncodingFlag |
+        rapidjson::kParseStopWhenDoneFlag;
+    R.Parse<Flags>(In, W);
+    if (!cancelled())
+      W.finish();
+  }
+  {
+    std::lock_guard<std::mutex> L(M);
+    Done = true;
+  }
+  CV.notify_all();
+}

@@ -1,0 +1,325 @@
+//===- TailParser.h - Parse the traceEvents tail on a second thread -*- C++ -*-===//
+//
+// The SAX parse alone is slower than the import target, so a plain
+// (seekable) input is parsed by two threads. The calling thread parses from
+// the start as always; a TailParser thread guesses an event boundary further
+// in (a '}' , '{' '"' pattern: end of one object, start of the next) and
+// parses from there, as if a '[' replaced that comma, into a compact tape of
+// SAX tokens, complete events only.
+//
+// The guess is speculative: it may lie inside a string or inside args. The
+// calling thread checks it: when its own parse ends an event of traceEvents
+// exactly where the guess said one ends, the parser states of both threads
+// are the same from there on, so it replays the tape through its handler (the
+// same calls in the same order as its own parse would make: the IR, ids and
+// warnings are identical) and then continues its own parse after the last
+// replayed event (the closing ']' and the rest when the tail parse succeeded;
+// the error, found again by the calling thread with its exact offset, when it
+// failed). When the check never succeeds the tape is dropped.
+//
+// The tape of events beyond the calling thread's position is held until it
+// gets there: at most 15 % of the input size (the tail thread then waits),
+// less than the IR still to be built, so the import's peak stays at its end.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TL_LIB_IMPORT_TAILPARSER_H
+#define TL_LIB_IMPORT_TAILPARSER_H
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Compiler.h"
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <cstring>
+#include <deque>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace tl {
+
+/// Token tags of the tape. Tags >= 0x80 are small non-negative integers
+/// (the low 7 bits are the value).
+enum class TapeTag : uint8_t {
+  Null,
+  False,
+  True,
+  IntVar,   // zigzag varint
+  Uint64,   // 8 bytes, above INT64_MAX
+  Double,   // 8 bytes
+  StrNew,   // varint slot, u8 length, bytes: the string, now in that slot
+  StrRef,   // varint slot: the string in that slot
+  StrLong,  // u32 length + bytes (longer than TapeSlotMaxLen)
+  KeyNew,
+  KeyRef,
+  KeyLong,
+  StartObject,
+  EndObject,
+  StartArray,
+  EndArray,
+};
+
+/// Bytes in pages of their own (mmap): freeing them neither leaves holes in
+/// the heap nor moves malloc's mmap threshold, which would change where the
+/// IR's own buffers live and the import's peak RSS.
+/// Both sides of the tape keep the same direct-mapped table of recent
+/// strings (names, categories, args keys repeat a lot), so a repeated string
+/// costs a slot number. The slot is a cheap hash of the text.
+inline constexpr uint32_t TapeSlots = 4096;
+inline constexpr uint32_t TapeSlotMaxLen = 255;
+inline uint32_t tapeSlot(const char *S, uint32_t Len) {
+  uint64_t H = Len * 0x9E3779B97F4A7C15ull;
+  uint64_t W = 0;
+  std::memcpy(&W, S, Len < 8 ? Len : 8);
+  H = (H ^ W) * 0xC2B2AE3D27D4EB4Full;
+  if (Len > 8) {
+    std::memcpy(&W, S + Len - 8, 8);
+    H = (H ^ W) * 0x9E3779B97F4A7C15ull;
+  }
+  if (Len > 16) {
+    std::memcpy(&W, S + Len / 2 - 4, 8);
+    H = (H ^ W) * 0xC2B2AE3D27D4EB4Full;
+  }
+  return uint32_t(H >> 52); // 12 bits: TapeSlots
+}
+static_assert(TapeSlots == 1u << 12, "tapeSlot returns 12 bits");
+
+class LLVM_LIBRARY_VISIBILITY PageBuffer {
+public:
+  PageBuffer() = default;
+  explicit PageBuffer(size_t Cap) { reserve(Cap); }
+  PageBuffer(PageBuffer &&O) noexcept { *this = std::move(O); }
+  PageBuffer &operator=(PageBuffer &&O) noexcept;
+  ~PageBuffer();
+  char *data() { return Data; }
+  const char *data() const { return Data; }
+  size_t size() const { return Size; }
+  size_t capacity() const { return Cap; }
+  bool empty() const { return Size == 0; }
+  void clear() { Size = 0; }
+  void shrinkTo(size_t N) { Size = N < Size ? N : Size; }
+  void push(char C) {
+    if (Size == Cap)
+      reserve(Cap * 2);
+    Data[Size++] = C;
+  }
+  void append(const char *P, size_t N) {
+    if (Size + N > Cap)
+      reserve(std::max(Cap * 2, Size + N));
+    std::memcpy(Data + Size, P, N);
+    Size += N;
+  }
+  /// Capacity at least N bytes (whole pages).
+  void reserve(size_t N);
+
+private:
+  char *Data = nullptr;
+  size_t Size = 0, Cap = 0;
+};
+
+class LLVM_LIBRARY_VISIBILITY TailParser {
+public:
+  /// Parse Path (opened again; or Mem when Path is empty) of Size bytes from
+  /// the first event boundary at or after Hint.
+  TailParser(std::string Path, llvm::StringRef Mem, uint64_t Size,
+             uint64_t Hint, uint64_t MaxStringBytes);
+  ~TailParser();
+  TailParser(const TailParser &) = delete;
+  TailParser &operator=(const TailParser &) = delete;
+
+  /// Offset of the '}' that ends the event before the split (~0 until the
+  /// tail thread has found one, or when it found none). RapidJSON calls
+  /// EndObject before it takes the '}', so Tell() is this offset then.
+  uint64_t splitEventEnd() const {
+    return SplitEnd.load(std::memory_order_acquire);
+  }
+  /// Where the tail thread starts looking; its split is at or after this.
+  uint64_t hint() const { return Hint; }
+  /// splitEventEnd() once the tail thread has looked (at once, normally:
+  /// the calling thread gets to the hint much later than the tail thread
+  /// has scanned a few KB; waiting makes small inputs deterministic).
+  uint64_t waitForSplit() {
+    if (!Decided.load(std::memory_order_acquire)) {
+      std::unique_lock<std::mutex> L(M);
+      CV.wait(L, [&] { return Decided.load(std::memory_order_acquire); });
+    }
+    return splitEventEnd();
+  }
+
+  /// Feed every taped event to H (waiting for the tail thread as needed);
+  /// ResumeAt is then the offset of the '}' ending the last replayed event
+  /// (the split's when none). False when a handler call failed.
+  template <typename Handler> bool replay(Handler &H, uint64_t &ResumeAt);
+
+  /// Bytes of tape written per chunk before handing it over.
+  static constexpr size_t ChunkBytes = 1 << 20;
+
+  // Used by the tail thread's tape writer.
+  struct Chunk {
+    PageBuffer Bytes;
+    uint64_t LastEventEnd = 0;
+  };
+  /// Hand a chunk to the replaying side; false when cancelled.
+  bool publish(Chunk &C);
+  PageBuffer takeBuffer();
+  bool cancelled() const { return Cancel.load(std::memory_order_relaxed); }
+
+private:
+  void run();
+  bool findSplit(uint64_t &Comma);
+  size_t readAt(uint64_t Off, char *Dst, size_t N);
+  template <typename Handler>
+  bool replayChunk(const char *P, const char *E, Handler &H);
+
+  std::string Path;
+  llvm::StringRef Mem;
+  int Fd = -1;
+  uint64_t Size, Hint, MaxStringBytes;
+  size_t MaxBufferedBytes;
+  std::atomic<uint64_t> SplitEnd{~uint64_t(0)};
+  std::atomic<bool> Cancel{false};
+  std::atomic<bool> Decided{false};
+
+  std::mutex M;
+  std::condition_variable CV;
+  std::deque<Chunk> Full;
+  std::vector<PageBuffer> Free;
+  size_t Buffered = 0;
+  bool Done = false;
+
+  // Replaying side only: its copy of the tape's string slots.
+  std::vector<std::string> Strings = std::vector<std::string>(TapeSlots);
+
+  std::thread T;
+
+  friend class TailStream;
+  friend class TapeWriter;
+};
+
+template <typename Handler>
+bool TailParser::replayChunk(const char *P, const char *E, Handler &H) {
+  auto Varint = [&P]() {
+    uint64_t V = 0;
+    for (unsigned Shift = 0;; Shift += 7) {
+      uint8_t B = uint8_t(*P++);
+      V |= uint64_t(B & 0x7f) << Shift;
+      if (!(B & 0x80))
+        return V;
+    }
+  };
+  auto Fixed8 = [&P]() {
+    uint64_t V;
+    std::memcpy(&V, P, 8);
+    P += 8;
+    return V;
+  };
+  while (P < E) {
+    uint8_t Tag = uint8_t(*P++);
+    if (Tag & 0x80) {
+      if (!H.Int64(int64_t(Tag & 0x7f)))
+        return false;
+      continue;
+    }
+    bool Ok = true;
+    switch (TapeTag(Tag)) {
+    case TapeTag::Null:
+      Ok = H.Null();
+      break;
+    case TapeTag::False:
+    case TapeTag::True:
+      Ok = H.Bool(TapeTag(Tag) == TapeTag::True);
+      break;
+    case TapeTag::IntVar: {
+      uint64_t Z = Varint();
+      Ok = H.Int64(int64_t(Z >> 1) ^ -int64_t(Z & 1));
+      break;
+    }
+    case TapeTag::Uint64:
+      Ok = H.Uint64(Fixed8());
+      break;
+    case TapeTag::Double: {
+      uint64_t Bits = Fixed8();
+      double D;
+      std::memcpy(&D, &Bits, 8);
+      Ok = H.Double(D);
+      break;
+    }
+    case TapeTag::StrNew:
+    case TapeTag::KeyNew: {
+      std::string &Slot = Strings[Varint() & (TapeSlots - 1)];
+      uint8_t Len = uint8_t(*P++);
+      Slot.assign(P, Len);
+      P += Len;
+      Ok = TapeTag(Tag) == TapeTag::StrNew ? H.String(Slot.data(), Len, true)
+                                           : H.Key(Slot.data(), Len, true);
+      break;
+    }
+    case TapeTag::StrRef:
+    case TapeTag::KeyRef: {
+      const std::string &S = Strings[Varint() & (TapeSlots - 1)];
+      Ok = TapeTag(Tag) == TapeTag::StrRef
+               ? H.String(S.data(), unsigned(S.size()), true)
+               : H.Key(S.data(), unsigned(S.size()), true);
+      break;
+    }
+    case TapeTag::StrLong:
+    case TapeTag::KeyLong: {
+      uint32_t Len;
+      std::memcpy(&Len, P, 4);
+      P += 4;
+      Ok = TapeTag(Tag) == TapeTag::StrLong ? H.String(P, Len, true)
+                                            : H.Key(P, Len, true);
+      P += Len;
+      break;
+    }
+    case TapeTag::StartObject:
+      Ok = H.StartObject();
+      break;
+    case TapeTag::EndObject:
+      Ok = H.EndObject(0);
+      break;
+    case TapeTag::StartArray:
+      Ok = H.StartArray();
+      break;
+    case TapeTag::EndArray:
+      Ok = H.EndArray(0);
+      break;
+    }
+    if (!Ok)
+      return false;
+  }
+  return true;
+}
+
+template <typename Handler>
+bool TailParser::replay(Handler &H, uint64_t &ResumeAt) {
+  ResumeAt = splitEventEnd();
+  for (;;) {
+    Chunk C;
+    {
+      std::unique_lock<std::mutex> L(M);
+      CV.wait(L, [&] { return !Full.empty() || Done; });
+      if (Full.empty())
+        return true;
+      C = std::move(Full.front());
+      Full.pop_front();
+      Buffered -= C.Bytes.capacity();
+    }
+    CV.notify_all();
+    if (!replayChunk(C.Bytes.data(), C.Bytes.data() + C.Bytes.size(), H))
+      return false;
+    ResumeAt = C.LastEventEnd;
+    // Keep a few buffers for the tail thread; the pages of the others go
+    // back to the system (the tape shrinks as the IR grows).
+    C.Bytes.clear();
+    std::lock_guard<std::mutex> L(M);
+    if (Free.size() < 4)
+      Free.push_back(std::move(C.Bytes));
+  }
+}
+
+} // namespace tl
+
+#endif // TL_LIB_IMPORT_TAILPARSER_H
