@@ -1,6 +1,8 @@
 //===- HeapTrim.cpp - Give freed heap pages back to the system ------------===//
 #include "tl/Support/HeapTrim.h"
 
+#include <cstdlib> // defines __GLIBC__ on glibc systems
+
 #if defined(__GLIBC__)
 #include <malloc.h>
 #endif
@@ -8,5 +10,11 @@
 void tl::releaseFreeHeapPages() {
 #if defined(__GLIBC__)
   malloc_trim(0);
+#endif
+}
+
+void tl::useOneMallocArena() {
+#if defined(__GLIBC__)
+  mallopt(M_ARENA_MAX, 1);
 #endif
 }
