@@ -764,14 +764,13 @@ static llvm::Error makeError(llvm::StringRef Name, uint64_t Offset,
 
 /// Where a tail parser can read the input again.
 struct TailSource {
-  std::string Path;     // the file, or
-  llvm::StringRef Mem;  // the buffer when Path is empty
+  std::string Path;    // the file, or
+  llvm::StringRef Mem; // the buffer when Path is empty
 };
 
 static llvm::Expected<Trace> importStream(InputStream &In, llvm::StringRef Name,
                                           const ImportOptions &Opts,
-                                          const TailSource &Src,
-                                          bool &Retry) {
+                                          const TailSource &Src, bool &Retry) {
   Retry = false;
   Trace T;
   Trace::Storage &S = T.storage();
@@ -805,8 +804,8 @@ static llvm::Expected<Trace> importStream(InputStream &In, llvm::StringRef Name,
   if (Opts.Threads != 1 && !In.isGzip() && Size >= Opts.SplitMinBytes &&
       (!Opts.MaxBytes || Size <= Opts.MaxBytes) &&
       std::thread::hardware_concurrency() > 1) {
-    uint64_t Hint = Opts.SplitOffset ? Opts.SplitOffset
-                                     : uint64_t(double(Size) * 0.3);
+    uint64_t Hint =
+        Opts.SplitOffset ? Opts.SplitOffset : uint64_t(double(Size) * 0.3);
     Tail = std::make_unique<TailParser>(Src.Path, Src.Mem, Size, Hint,
                                         Opts.MaxStringBytes);
     H.setTail(Tail.get());

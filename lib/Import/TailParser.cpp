@@ -1,4 +1,4 @@
-//===- TailParser.cpp - Parse the traceEvents tail on a second thread -----===//
+//===- TailParser.cpp - Parse traceEvents on a second thread ---------===//
 #include "TailParser.h"
 
 #include <rapidjson/reader.h>
@@ -276,9 +276,7 @@ TailParser::TailParser(std::string PathIn, llvm::StringRef Mem, uint64_t Size,
 
 TailParser::~TailParser() {
   Cancel.store(true);
-  {
-    std::lock_guard<std::mutex> L(M);
-  }
+  { std::lock_guard<std::mutex> L(M); }
   CV.notify_all();
   if (T.joinable())
     T.join();
@@ -387,10 +385,10 @@ void TailParser::run() {
     rapidjson::GenericReader<rapidjson::UTF8<>, rapidjson::UTF8<>,
                              TailStackAllocator>
         R(&Stack);
-    constexpr unsigned Flags =
-        rapidjson::kParseIterativeFlag | rapidjson::kParseFullPrecisionFlag |
-        rapidjson::kParseValidateEncodingFlag |
-        rapidjson::kParseStopWhenDoneFlag;
+    constexpr unsigned Flags = rapidjson::kParseIterativeFlag |
+                               rapidjson::kParseFullPrecisionFlag |
+                               rapidjson::kParseValidateEncodingFlag |
+                               rapidjson::kParseStopWhenDoneFlag;
     R.Parse<Flags>(In, W);
     if (!cancelled())
       W.finish();

@@ -1,4 +1,4 @@
-//===- TailParser.h - Parse the traceEvents tail on a second thread -*- C++ -*-===//
+//===- TailParser.h - Parse traceEvents on a second thread --*- C++ -*-===//
 //
 // The SAX parse alone is slower than the import target, so a plain
 // (seekable) input is parsed by two threads. The calling thread parses from
@@ -46,12 +46,12 @@ enum class TapeTag : uint8_t {
   Null,
   False,
   True,
-  IntVar,   // zigzag varint
-  Uint64,   // 8 bytes, above INT64_MAX
-  Double,   // 8 bytes
-  StrNew,   // varint slot, u8 length, bytes: the string, now in that slot
-  StrRef,   // varint slot: the string in that slot
-  StrLong,  // u32 length + bytes (longer than TapeSlotMaxLen)
+  IntVar,  // zigzag varint
+  Uint64,  // 8 bytes, above INT64_MAX
+  Double,  // 8 bytes
+  StrNew,  // varint slot, u8 length, bytes: the string, now in that slot
+  StrRef,  // varint slot: the string in that slot
+  StrLong, // u32 length + bytes (longer than TapeSlotMaxLen)
   KeyNew,
   KeyRef,
   KeyLong,

@@ -7,9 +7,9 @@
 // one-thread import.
 //
 //===----------------------------------------------------------------------===//
-#include "tl/Import/Importer.h"
 #include "tl/IR/Printer.h"
 #include "tl/IR/Verifier.h"
+#include "tl/Import/Importer.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
@@ -75,28 +75,39 @@ std::string trickyTrace() {
     switch (I % 6) {
     case 0:
       J += "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"" +
-           std::string(Names[I / 6 % 6]) + "\",\"pid\":1,\"tid\":1,\"ts\":" +
-           std::to_string(I * 10) + ",\"dur\":8,\"args\":{\"External id\":" +
-           Id + ",\"Input Dims\":[[2,3],[]],\"list\":[{\"a\":\"}, {\\\"\"}, "
-           "{\"b\":[1.5,-2,true,null]}],\"Sequence number\":" + Id + "}}";
+           std::string(Names[I / 6 % 6]) +
+           "\",\"pid\":1,\"tid\":1,\"ts\":" + std::to_string(I * 10) +
+           ",\"dur\":8,\"args\":{\"External id\":" + Id +
+           ",\"Input Dims\":[[2,3],[]],\"list\":[{\"a\":\"}, {\\\"\"}, "
+           "{\"b\":[1.5,-2,true,null]}],\"Sequence number\":" +
+           Id + "}}";
       break;
     case 1:
       J += "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":"
            "\"cudaLaunchKernel\",\"pid\":1,\"tid\":1,\"ts\":" +
-           std::to_string(I * 10 - 8) + ".5,\"dur\":1,\"args\":"
-           "{\"correlation\":" + Id + ",\"note\":\"}, {\\\"ph\\\":\"}}";
+           std::to_string(I * 10 - 8) +
+           ".5,\"dur\":1,\"args\":"
+           "{\"correlation\":" +
+           Id + ",\"note\":\"}, {\\\"ph\\\":\"}}";
       break;
     case 2:
-      J += "{\"ph\":\"s\",\"id\":" + Id + ",\"pid\":1,\"tid\":1,\"ts\":1,"
-           "\"cat\":\"ac2g\",\"name\":\"ac2g\"},{\"ph\":\"f\",\"id\":" + Id +
+      J += "{\"ph\":\"s\",\"id\":" + Id +
+           ",\"pid\":1,\"tid\":1,\"ts\":1,"
+           "\"cat\":\"ac2g\",\"name\":\"ac2g\"},{\"ph\":\"f\",\"id\":" +
+           Id +
            ",\"pid\":0,\"tid\":7,\"ts\":2,\"cat\":\"ac2g\",\"name\":\"ac2g\","
            "\"bp\":\"e\"}";
       break;
     case 3:
       J += "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"" +
-           std::string(Names[(I / 6 + 1) % 6]) + "\",\"pid\":0,\"tid\":7,"
-           "\"ts\":" + std::to_string(I * 10 - 7) + ",\"dur\":2,\"args\":"
-           "{\"correlation\":" + std::to_string(I - 2) + ",\"stream\":7,"
+           std::string(Names[(I / 6 + 1) % 6]) +
+           "\",\"pid\":0,\"tid\":7,"
+           "\"ts\":" +
+           std::to_string(I * 10 - 7) +
+           ",\"dur\":2,\"args\":"
+           "{\"correlation\":" +
+           std::to_string(I - 2) +
+           ",\"stream\":7,"
            "\"grid\":[1,2,3],\"big\":18446744073709551615,"
            "\"neg\":-9007199254740993}}";
       break;
@@ -123,9 +134,9 @@ TEST(TailSplit, EverySplitOffsetGivesTheOneThreadImport) {
   ASSERT_EQ(Serial.rfind("error", 0), std::string::npos) << Serial;
   unsigned Splices = 0;
   for (uint64_t Off = 1; Off < J.size(); ++Off)
-    ASSERT_EQ(dump(importTraceFromBuffer(J, "t.json",
-                                         twoThreads(Off, &Splices))),
-              Serial)
+    ASSERT_EQ(
+        dump(importTraceFromBuffer(J, "t.json", twoThreads(Off, &Splices))),
+        Serial)
         << "split offset " << Off;
   // Most offsets find a real boundary later on: the tail was really used.
   if (twoCores()) {
@@ -143,7 +154,8 @@ TEST(TailSplit, ErrorsInTheTailKeepTheirOffsets) {
   for (size_t Cut : {Half + 7, J.size() - 40, J.size() - 3})
     Bad.push_back(J.substr(0, Cut));
   Bad.push_back(J.substr(0, Late) + "{\"name\":\"\\q\"}," + J.substr(Late));
-  Bad.push_back(J.substr(0, Late) + "{\"name\":\"\xC3\x28\"}," + J.substr(Late));
+  Bad.push_back(J.substr(0, Late) + "{\"name\":\"\xC3\x28\"}," +
+                J.substr(Late));
   Bad.push_back(J.substr(0, Late) + "{\"ph\":\"X\"} {}," + J.substr(Late));
   // Importer errors inside an event of the tail: a wrong type, a scalar
   // entry of traceEvents, a second traceEvents key after the array.
@@ -158,9 +170,9 @@ TEST(TailSplit, ErrorsInTheTailKeepTheirOffsets) {
     std::string Serial = dump(importTraceFromBuffer(B, "t.json", oneThread()));
     ASSERT_EQ(Serial.rfind("error: t.json: offset ", 0), 0u) << Serial;
     for (uint64_t Off = 1; Off < B.size(); Off += 3)
-      ASSERT_EQ(dump(importTraceFromBuffer(B, "t.json",
-                                           twoThreads(Off, &Splices))),
-                Serial)
+      ASSERT_EQ(
+          dump(importTraceFromBuffer(B, "t.json", twoThreads(Off, &Splices))),
+          Serial)
           << "split offset " << Off << " of\n"
           << B;
   }
@@ -176,8 +188,9 @@ TEST(TailSplit, FileInputMatchesAndLimitsHold) {
     if (I)
       J += ",\n";
     J += "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::op" +
-         std::to_string(I % 97) + "\",\"pid\":1,\"tid\":" +
-         std::to_string(I % 3) + ",\"ts\":" + std::to_string(I * 10) +
+         std::to_string(I % 97) +
+         "\",\"pid\":1,\"tid\":" + std::to_string(I % 3) +
+         ",\"ts\":" + std::to_string(I * 10) +
          ",\"dur\":5,\"args\":{\"External id\":" + std::to_string(I) +
          ",\"Input Dims\":[[" + std::to_string(I) + ",2048]]}}";
   }
