@@ -13,6 +13,7 @@
 #include "llvm/ADT/StringMap.h"
 
 #include <algorithm>
+#include <array>
 #include <map>
 #include <set>
 
@@ -175,10 +176,15 @@ OpTable::OpTable(const Trace &T, AnalysisManager &AM) : T(T) {
   std::vector<std::pair<uint32_t, EventId>> Attributed; // (launcher, kernel)
   {
     llvm::DenseMap<EventId, uint32_t> IndexOf;
+    llvm::DenseMap<StrId, bool> CommName; // isCommKernel per distinct name
     for (EventId K : T.gpuEvents()) {
-      EventId L = launcherOfLaunch(T, K);
-      if (L == NoEvent)
+      auto [CI, NewName] = CommName.try_emplace(T.nameId(K));
+      if (NewName)
+        CI->second = isCommKernel(T.name(K));
+      EventId R = T.parent(K);
+      if (CI->second || R == NoEvent)
         continue;
+      EventId L = findLauncher(T, R);
       auto [It, New] = IndexOf.try_emplace(L, uint32_t(Launchers.size()));
       if (New)
         Launchers.push_back(L);
@@ -295,34 +301,61 @@ OpTable::OpTable(const Trace &T, AnalysisManager &AM) : T(T) {
   // ops_unique_args (§6.4): groups keyed by the repr of the signature, in
   // first-appearance order; sorted by (direct sum desc, ex_UID asc).
   {
+    // The key's texts as small ids: names by their pool id, track names by
+    // text, argument values by repr (made once per stored value: shape
+    // lists are interned, so most launchers share them).
+    static constexpr llvm::StringLiteral ArgKeys[4] = {
+        "Input Dims", "Input type", "Input Strides", "Concrete Inputs"};
+    llvm::StringMap<uint32_t> TextId; // repr or track text -> id
+    auto IdOfText = [&](llvm::StringRef S) {
+      return TextId.try_emplace(S, uint32_t(TextId.size())).first->second;
+    };
+    llvm::DenseMap<uint64_t, uint32_t> ReprIdOf; // ArgValue identity -> id
+    uint32_t NoneId = IdOfText("None");
+    llvm::DenseMap<TrackId, std::array<uint32_t, 3>> TrackIds;
     llvm::StringMap<uint32_t> GroupOf;
     std::vector<std::vector<uint32_t>> Members; // launcher rows per group
     for (uint32_t I = 0; I < Rows.size(); ++I) {
       EventId L = Rows[I].Launcher;
-      UniqueArgsRow Key;
-      Key.Name = T.name(L).str();
-      Key.Category = categoryName(Rows[I]).str();
-      Key.ProcessName = processNameOf(T, L);
-      Key.ProcessLabel = processLabelOf(T, L);
-      Key.ThreadName = threadNameOf(T, L);
-      Key.InputDims = argAsTuple(T, L, "Input Dims");
-      Key.InputType = argAsTuple(T, L, "Input type");
-      Key.InputStrides = argAsTuple(T, L, "Input Strides");
-      Key.ConcreteInputs = argAsTuple(T, L, "Concrete Inputs");
-      Key.IsRecompute = Rows[I].IsRecompute;
-      Key.NumKernels = Rows[I].NumKernels;
-      std::string K = Key.IsRecompute ? "R\x1f" : "";
-      if (ByNumKernels)
-        K += std::to_string(Key.NumKernels) + '\x1f';
-      for (const std::string &S :
-           {Key.Name, Key.Category, Key.ProcessName, Key.ProcessLabel,
-            Key.ThreadName, pyRepr(Key.InputDims), pyRepr(Key.InputType),
-            pyRepr(Key.InputStrides), pyRepr(Key.ConcreteInputs)}) {
-        K += S;
-        K += '\x1f';
+      std::array<uint32_t, 11> K;
+      K[0] = Rows[I].IsRecompute;
+      K[1] = ByNumKernels ? Rows[I].NumKernels : 0;
+      K[2] = T.nameId(L);
+      K[3] = Rows[I].CategoryIdx;
+      auto [TI, NewTrack] = TrackIds.try_emplace(T.track(L));
+      if (NewTrack)
+        TI->second = {IdOfText(processNameOf(T, L)),
+                      IdOfText(processLabelOf(T, L)),
+                      IdOfText(threadNameOf(T, L))};
+      std::copy(TI->second.begin(), TI->second.end(), K.begin() + 4);
+      ArgValue A = T.args(L);
+      for (int J = 0; J < 4; ++J) {
+        ArgValue V = A.get(ArgKeys[J]);
+        if (V.isNull()) {
+          K[7 + J] = NoneId;
+          continue;
+        }
+        auto [RI, NewRepr] = ReprIdOf.try_emplace(V.identity());
+        if (NewRepr)
+          RI->second = IdOfText(pyRepr(argAsTuple(T, L, ArgKeys[J])));
+        K[7 + J] = RI->second;
       }
-      auto [It, New] = GroupOf.try_emplace(K, uint32_t(UniqueArgs.size()));
+      llvm::StringRef Bytes(reinterpret_cast<const char *>(K.data()),
+                            sizeof(K));
+      auto [It, New] = GroupOf.try_emplace(Bytes, uint32_t(UniqueArgs.size()));
       if (New) {
+        UniqueArgsRow Key;
+        Key.Name = T.name(L).str();
+        Key.Category = categoryName(Rows[I]).str();
+        Key.ProcessName = processNameOf(T, L);
+        Key.ProcessLabel = processLabelOf(T, L);
+        Key.ThreadName = threadNameOf(T, L);
+        Key.InputDims = argAsTuple(T, L, ArgKeys[0]);
+        Key.InputType = argAsTuple(T, L, ArgKeys[1]);
+        Key.InputStrides = argAsTuple(T, L, ArgKeys[2]);
+        Key.ConcreteInputs = argAsTuple(T, L, ArgKeys[3]);
+        Key.IsRecompute = Rows[I].IsRecompute;
+        Key.NumKernels = Rows[I].NumKernels;
         Key.ExUid = T.uid(L);
         UniqueArgs.push_back(std::move(Key));
         Members.emplace_back();
