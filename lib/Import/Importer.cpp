@@ -214,7 +214,21 @@ private:
     return "?";
   }
 
-  static void addTo(ArgBuilder &B, StringPool &P, const Scalar &V) {
+  /// S.Strings.intern(K) through a small direct-mapped cache: most strings
+  /// of a trace (args keys, names, categories, dtype lists) repeat, and a
+  /// hit costs a cheap hash and one compare instead of the pool's lookup.
+  /// Ids are the pool's, given in the same order.
+  StrId intern(llvm::StringRef K) {
+    if (K.empty() || K.size() > TapeSlotMaxLen)
+      return S.Strings.intern(K);
+    StrId &Slot = InternCache[tapeSlot(K.data(), uint32_t(K.size()))];
+    if (Slot && S.Strings.get(Slot) == K)
+      return Slot;
+    Slot = S.Strings.intern(K);
+    return Slot;
+  }
+
+  void addTo(ArgBuilder &B, const Scalar &V) {
     switch (V.K) {
     case Scalar::Null:
       B.null();
@@ -229,7 +243,7 @@ private:
       B.real(V.D);
       break;
     case Scalar::String:
-      B.string(P.intern(V.S));
+      B.string(intern(V.S));
       break;
     }
   }
@@ -287,7 +301,7 @@ private:
     case Mode::InEvents:
       return wrongKind();
     case Mode::TopValue:
-      addTo(TopB, S.Strings, V);
+      addTo(TopB, V);
       if (TopB.depth() == 1)
         M = Mode::TopKey;
       return true;
@@ -295,7 +309,7 @@ private:
       M = Mode::EvKey;
       return setField(V);
     case Mode::ArgsValue:
-      addTo(ArgB, S.Strings, V);
+      addTo(ArgB, V);
       if (ArgB.depth() == 0) {
         CurArgs = ArgB.finish();
         M = Mode::EvKey;
@@ -405,11 +419,11 @@ private:
         M = Mode::EventsOpen;
         return true;
       }
-      TopB.key(S.Strings.intern(K));
+      TopB.key(intern(K));
       M = Mode::TopValue;
       return true;
     case Mode::TopValue:
-      TopB.key(S.Strings.intern(K));
+      TopB.key(intern(K));
       return true;
     case Mode::EvKey:
       CurField = llvm::StringSwitch<Field>(K)
@@ -431,7 +445,7 @@ private:
       }
       return true;
     case Mode::ArgsValue:
-      ArgB.key(S.Strings.intern(K));
+      ArgB.key(intern(K));
       return true;
     case Mode::Skip:
       return true;
@@ -513,7 +527,7 @@ private:
             return true; // not a number: the flow is ignored
         } else {
           P.IsString = true;
-          P.Str = S.Strings.intern(V.S);
+          P.Str = intern(V.S);
         }
       } else {
         return fail("expected an integer or a string for \"" +
@@ -530,7 +544,7 @@ private:
       return true;
     }
     case Field::Args: // a scalar args value: keep it as is
-      addTo(ArgB, S.Strings, V);
+      addTo(ArgB, V);
       CurArgs = ArgB.finish();
       return true;
     case Field::Other:
@@ -667,8 +681,8 @@ private:
     EventKind K = HasCat ? kindOf(Cat) : EventKind::Other;
     S.Kind.push_back(K);
     S.Uid.push_back(uint32_t(Uid));
-    S.Name.push_back(S.Strings.intern(Name));
-    S.Cat.push_back(HasCat ? S.Strings.intern(Cat) : 0);
+    S.Name.push_back(intern(Name));
+    S.Cat.push_back(HasCat ? intern(Cat) : 0);
     S.Ts.push_back(Ts);
     S.Dur.push_back(Dur);
     if (!(Pid == LastPid && Tid == LastTid) || LastTrack == ~0u) {
@@ -710,6 +724,7 @@ private:
 
   TailParser *Tail = nullptr;
   bool ReplayFailed = false;
+  std::vector<StrId> InternCache = std::vector<StrId>(TapeSlots, 0);
 
   std::string Err;
   uint64_t ErrOffset = 0;

@@ -42,13 +42,13 @@ public:
   /// Detect gzip and BOM; returns false on an I/O or zlib setup error.
   bool start();
 
-  // RapidJSON stream concept.
-  Ch Peek() {
+  // RapidJSON stream concept (always inlined: they run once per byte).
+  LLVM_ATTRIBUTE_ALWAYS_INLINE Ch Peek() {
     if (Pos == Len && !refill())
       return '\0';
     return Out[Pos];
   }
-  Ch Take() {
+  LLVM_ATTRIBUTE_ALWAYS_INLINE Ch Take() {
     if (Pos == Len && !refill())
       return '\0';
     return Out[Pos++];

@@ -54,12 +54,12 @@ public:
     Base = Split;
     Len = 1 + P.readAt(Split + 1, Buf.data() + 1, BufBytes - 1);
   }
-  Ch Peek() {
+  LLVM_ATTRIBUTE_ALWAYS_INLINE Ch Peek() {
     if (Pos == Len && !refill())
       return '\0';
     return Buf.data()[Pos];
   }
-  Ch Take() {
+  LLVM_ATTRIBUTE_ALWAYS_INLINE Ch Take() {
     if (Pos == Len && !refill())
       return '\0';
     return Buf.data()[Pos++];
