@@ -1,10 +1,12 @@
 # A chain of D aten::add cpu_ops nested on one thread (op i inside op i-1),
-# each launching one kernel k<i> of 4 µs; kernels run back to back without
-# overlap on stream 7. Usage: deep-chain.py D > trace.json
+# each launching one kernel k<i> of 4 µs starting at 200000 + STEP * i on
+# stream 7: STEP 10 (default) leaves gaps, STEP 2 overlaps every kernel with
+# the next. Usage: deep-chain.py D [STEP] > trace.json
 import json
 import sys
 
 D = int(sys.argv[1])
+STEP = int(sys.argv[2]) if len(sys.argv) > 2 else 10
 ARGS = {"Input Dims": [[1024], [1024], []],
         "Input type": ["float", "float", "Scalar"],
         "Input Strides": [[1], [1], []],
@@ -22,10 +24,10 @@ for i in range(D):
                "pid": 1, "tid": 1, "ts": 10 * i + 1, "dur": 2,
                "args": {"correlation": i + 1, "External id": i + 1}})
     ev.append({"ph": "X", "cat": "kernel", "name": "k%03d" % i, "pid": 0,
-               "tid": 7, "ts": 200000 + 10 * i, "dur": 4,
+               "tid": 7, "ts": 200000 + STEP * i, "dur": 4,
                "args": {"correlation": i + 1, "stream": 7, "device": 0}})
     ev.append({"ph": "s", "cat": "ac2g", "name": "ac2g", "id": i + 1,
                "pid": 1, "tid": 1, "ts": 10 * i + 1})
     ev.append({"ph": "f", "cat": "ac2g", "name": "ac2g", "id": i + 1,
-               "pid": 0, "tid": 7, "ts": 200000 + 10 * i, "bp": "e"})
+               "pid": 0, "tid": 7, "ts": 200000 + STEP * i, "bp": "e"})
 json.dump({"traceEvents": ev}, sys.stdout)
