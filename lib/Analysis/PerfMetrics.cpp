@@ -161,6 +161,9 @@ std::vector<EventId> tl::subtreeBwdEvents(const Trace &T, EventId E) {
 double tl::kernelBusyTime(const Trace &T, llvm::ArrayRef<EventId> Kernels) {
   if (Kernels.empty())
     return 0;
+  // Most ops own one kernel: totalLength of its one interval.
+  if (Kernels.size() == 1)
+    return T.end(Kernels[0]) - T.ts(Kernels[0]);
   std::vector<Interval> I;
   I.reserve(Kernels.size());
   for (EventId K : Kernels)
