@@ -5,6 +5,7 @@
 #include "tl/Analysis/AnalysisManager.h"
 #include "tl/Analysis/ModelFamily.h"
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringMap.h"
 
@@ -148,6 +149,30 @@ bool isCollectiveKernel(StringRef N) {
          N.contains_insensitive("alltoall");
 }
 
+/// A predicate on event names evaluated once per distinct name (traces
+/// repeat a few thousand names over millions of events).
+template <typename Pred> class NameTest {
+public:
+  NameTest(const Trace &T, Pred P) : T(T), P(std::move(P)) {}
+  bool operator()(EventId E) {
+    auto [It, New] = Memo.try_emplace(T.nameId(E));
+    if (New)
+      It->second = P(T.name(E));
+    return It->second;
+  }
+
+private:
+  const Trace &T;
+  Pred P;
+  llvm::DenseMap<StrId, bool> Memo;
+};
+
+/// Facts of kernel names, tested once per distinct name.
+struct KernelNameFacts {
+  bool MultiTensor = false, Backward = false, Triton = false,
+       Collective = false;
+};
+
 Confidence confFromShare(double Share) {
   return Share >= 0.6 ? Confidence::High
                       : Share >= 0.3 ? Confidence::Medium : Confidence::Low;
@@ -165,6 +190,21 @@ std::string shapeText(llvm::ArrayRef<int64_t> S) {
 WorkloadInfo::WorkloadInfo(const Trace &T) {
   llvm::ArrayRef<EventId> CpuOps = T.eventsOfKind(EventKind::CpuOp);
   ArgValue Top = T.topLevel();
+  llvm::DenseMap<StrId, KernelNameFacts> KernelFacts;
+  auto kernelFacts = [&](EventId E) -> const KernelNameFacts & {
+    auto [It, New] = KernelFacts.try_emplace(T.nameId(E));
+    if (New) {
+      StringRef N = T.name(E);
+      KernelNameFacts &F = It->second;
+      F.MultiTensor = N.contains("multi_tensor_apply");
+      F.Backward = N.contains_insensitive("backward") || N.contains("_bwd") ||
+                   N.contains("wgrad") || N.contains("dgrad") ||
+                   N.contains("_wrw_");
+      F.Triton = N.starts_with("triton_");
+      F.Collective = isCollectiveKernel(N);
+    }
+    return It->second;
+  };
 
   //===--- Framework and device -------------------------------------------===//
   {
@@ -179,14 +219,17 @@ WorkloadInfo::WorkloadInfo(const Trace &T) {
     Ev += fmt::format("; {} aten:: ops", Aten);
     // vLLM/SGLang model layers (tensor-parallel linears, logits processor).
     uint64_t Serving = 0;
-    for (EventId E : T.eventsOfKind(EventKind::PythonFunction)) {
-      StringRef C = splitModuleInstance(T.name(E)).first;
-      if (T.name(E).starts_with("nn.Module: ") &&
-          (C == "QKVParallelLinear" || C == "RowParallelLinear" ||
-           C == "ColumnParallelLinear" || C == "MergedColumnParallelLinear" ||
-           C == "VocabParallelEmbedding" || C == "LogitsProcessor"))
+    NameTest IsServingLayer(T, [](StringRef N) {
+      StringRef C = splitModuleInstance(N).first;
+      return N.starts_with("nn.Module: ") &&
+             (C == "QKVParallelLinear" || C == "RowParallelLinear" ||
+              C == "ColumnParallelLinear" ||
+              C == "MergedColumnParallelLinear" ||
+              C == "VocabParallelEmbedding" || C == "LogitsProcessor");
+    });
+    for (EventId E : T.eventsOfKind(EventKind::PythonFunction))
+      if (IsServingLayer(E))
         ++Serving;
-    }
     std::string V = "PyTorch";
     if (Serving) {
       V = "PyTorch (vLLM/SGLang-style serving model)";
@@ -228,12 +271,9 @@ WorkloadInfo::WorkloadInfo(const Trace &T) {
         }
       }
     for (EventId E : T.eventsOfKind(EventKind::Kernel)) {
-      StringRef N = T.name(E);
-      if (N.contains("multi_tensor_apply"))
-        ++MultiTensor;
-      if (N.contains_insensitive("backward") || N.contains("_bwd") ||
-          N.contains("wgrad") || N.contains("dgrad") || N.contains("_wrw_"))
-        ++BwdKernels;
+      const KernelNameFacts &F = kernelFacts(E);
+      MultiTensor += F.MultiTensor;
+      BwdKernels += F.Backward;
     }
     std::string Ev = fmt::format(
         "{} autograd::engine::evaluate_function ops, {} Optimizer.step "
@@ -265,27 +305,31 @@ WorkloadInfo::WorkloadInfo(const Trace &T) {
     for (EventId E : T.eventsOfKind(EventKind::Kernel)) {
       ++Kernels;
       KernelTime += T.dur(E);
-      if (T.name(E).starts_with("triton_")) {
+      if (kernelFacts(E).Triton) {
         ++Triton;
         TritonTime += T.dur(E);
       }
     }
+    NameTest IsInductor(
+        T, [](StringRef N) { return N.contains("torch/_inductor"); });
     for (EventId E : T.eventsOfKind(EventKind::PythonFunction))
-      if (T.name(E).contains("torch/_inductor"))
+      if (IsInductor(E))
         ++Inductor;
+    NameTest IsCompiled(T, [](StringRef N) {
+      return N.contains("CompiledFxGraph") || N.contains("CompiledFunction") ||
+             N.starts_with("Torch-Compiled Region");
+    });
     for (EventKind K : {EventKind::CpuOp, EventKind::UserAnnotation})
-      for (EventId E : T.eventsOfKind(K)) {
-        StringRef N = T.name(E);
-        if (N.contains("CompiledFxGraph") || N.contains("CompiledFunction") ||
-            N.starts_with("Torch-Compiled Region"))
+      for (EventId E : T.eventsOfKind(K))
+        if (IsCompiled(E))
           ++Compiled;
-      }
+    NameTest IsGraphLaunch(T, [](StringRef N) {
+      return N.starts_with("cudaGraphLaunch") || N.starts_with("hipGraphLaunch");
+    });
     for (EventKind K : {EventKind::Runtime, EventKind::Driver})
-      for (EventId E : T.eventsOfKind(K)) {
-        StringRef N = T.name(E);
-        if (N.starts_with("cudaGraphLaunch") || N.starts_with("hipGraphLaunch"))
+      for (EventId E : T.eventsOfKind(K))
+        if (IsGraphLaunch(E))
           ++Graph;
-      }
     std::string Ev = fmt::format(
         "{} triton_ kernels of {} ({:.2f}% of kernel time), {} "
         "torch/_inductor frames, {} compiled-graph markers "
@@ -538,16 +582,44 @@ WorkloadInfo::WorkloadInfo(const Trace &T) {
   {
     std::map<std::string, double> ByType;
     double Total = 0;
-    for (EventId G : T.eventsOfKind(EventKind::Kernel)) {
-      for (EventId P = T.parent(G); P != NoEvent; P = T.parent(P)) {
-        if (T.kind(P) != EventKind::CpuOp || !isGemmOrConvOp(T.name(P)))
-          continue;
-        StringRef Ty = typeAt(T, P, 0);
-        if (!Ty.empty()) {
-          ByType[shortDtype(Ty)] += T.dur(G);
-          Total += T.dur(G);
+    NameTest IsGemmOp(T, isGemmOrConvOp);
+    // Nearest GEMM/conv cpu_op at or above a host event. Walks longer than
+    // a few steps leave their answer on every event passed, so a chain of
+    // ops nested 10 000 deep is walked once, not once per kernel; normal
+    // traces (a handful of ancestors) keep no memo at all.
+    constexpr size_t MemoAfter = 8;
+    llvm::DenseMap<EventId, EventId> GemmAbove;
+    std::vector<EventId> Path;
+    auto nearestGemm = [&](EventId From) {
+      Path.clear();
+      EventId Found = NoEvent;
+      for (EventId P = From; P != NoEvent; P = T.parent(P)) {
+        if (!GemmAbove.empty()) {
+          auto It = GemmAbove.find(P);
+          if (It != GemmAbove.end()) {
+            Found = It->second;
+            break;
+          }
         }
-        break;
+        if (T.kind(P) == EventKind::CpuOp && IsGemmOp(P)) {
+          Found = P;
+          break;
+        }
+        Path.push_back(P);
+      }
+      if (Path.size() > MemoAfter)
+        for (EventId P : Path)
+          GemmAbove[P] = Found;
+      return Found;
+    };
+    for (EventId G : T.eventsOfKind(EventKind::Kernel)) {
+      EventId P = nearestGemm(T.parent(G));
+      if (P == NoEvent)
+        continue;
+      StringRef Ty = typeAt(T, P, 0);
+      if (!Ty.empty()) {
+        ByType[shortDtype(Ty)] += T.dur(G);
+        Total += T.dur(G);
       }
     }
     if (Total > 0) {
@@ -629,7 +701,7 @@ WorkloadInfo::WorkloadInfo(const Trace &T) {
     uint64_t Coll = 0;
     double CollTime = 0;
     for (EventId G : T.eventsOfKind(EventKind::Kernel))
-      if (isCollectiveKernel(T.name(G))) {
+      if (kernelFacts(G).Collective) {
         ++Coll;
         CollTime += T.dur(G);
       }

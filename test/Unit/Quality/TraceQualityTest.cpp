@@ -103,3 +103,51 @@ TEST(TraceQuality, JsonIsWellFormed) {
   EXPECT_EQ(TQ->getObject("pipeline")->getArray("skipped")->size(), 1u);
   EXPECT_EQ(O->getObject("workload")->getString("title"), "Workload");
 }
+
+// Precision reads the GEMM op above each kernel however deep it sits; the
+// walk keeps its answer along long chains (deep traces), which must not
+// change the result. Kernel times: k1 30 and k2 30 under a bf16 aten::mm
+// (20 and 13 host levels up), k3 10 under a float aten::mm, k4 7 under
+// no GEMM: bf16 60 / 70 = 85.7 %, fp32 10 / 70 = 14.3 %.
+TEST(WorkloadInfo, PrecisionThroughDeepNesting) {
+  std::string J = R"({"traceEvents": [)";
+  auto Op = [&](llvm::StringRef Name, double Ts, double Dur,
+                llvm::StringRef Type) {
+    J += "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"" + Name.str() +
+         "\", \"pid\": 1, \"tid\": 1, \"ts\": " + std::to_string(Ts) +
+         ", \"dur\": " + std::to_string(Dur) + ", \"args\": {\"Input type\": [\"" +
+         Type.str() + "\", \"" + Type.str() + "\"]}},\n";
+  };
+  auto Launch = [&](int Corr, double Ts, double KTs, double KDur) {
+    J += "{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": "
+         "\"cudaLaunchKernel\", \"pid\": 1, \"tid\": 1, \"ts\": " +
+         std::to_string(Ts) + ", \"dur\": 0.5, \"args\": {\"correlation\": " +
+         std::to_string(Corr) + "}},\n";
+    J += "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k" +
+         std::to_string(Corr) + "\", \"pid\": 0, \"tid\": 7, \"ts\": " +
+         std::to_string(KTs) + ", \"dur\": " + std::to_string(KDur) +
+         ", \"args\": {\"correlation\": " + std::to_string(Corr) + "}},\n";
+  };
+  // op i spans [100 + i, 1100 - i]: op 0 is the bf16 GEMM.
+  Op("aten::mm", 100, 1000, "c10::BFloat16");
+  for (int I = 1; I < 20; ++I)
+    Op("aten::add", 100 + I, 1000 - 2 * I, "c10::BFloat16");
+  Launch(1, 200, 300, 30);    // inside op 19
+  Launch(2, 1087.2, 1200, 30); // inside op 12 (ends 1088), after op 13
+  Op("aten::mm", 2000, 50, "float");
+  Launch(3, 2010, 2100, 10);
+  for (int I = 0; I < 15; ++I)
+    Op("aten::mul", 3000 + I, 500 - 2 * I, "float");
+  Launch(4, 3100, 3600, 7);
+  J += "{\"ph\": \"i\", \"name\": \"end\", \"pid\": 1, \"tid\": 1, \"ts\": 0}"
+       "]}";
+  Trace T = importOrDie(J);
+  WorkloadInfo W(T);
+  const WorkloadFact *P = W.find("precision");
+  ASSERT_NE(P, nullptr);
+  EXPECT_EQ(P->Value, "bf16");
+  EXPECT_EQ(P->Conf, Confidence::High); // 85.7 % >= 80 %
+  EXPECT_NE(P->Evidence.find("bf16 85.7%, fp32 14.3% (70.000 µs)"),
+            std::string::npos)
+      << P->Evidence;
+}
