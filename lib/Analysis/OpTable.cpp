@@ -3,6 +3,7 @@
 
 #include "tl/Analysis/AnalysisManager.h"
 #include "tl/Analysis/OpCategory.h"
+#include "tl/Analysis/PerfMetrics.h"
 #include "tl/Analysis/Recompute.h"
 #include "tl/Support/Intervals.h"
 #include "tl/Support/PandasStats.h"
@@ -221,6 +222,7 @@ OpTable::OpTable(const Trace &T, AnalysisManager &AM) : T(T) {
   std::vector<uint32_t>().swap(RankOf);
   std::vector<EventId>().swap(Launchers);
 
+  const SubtreeKernelIndex &Subtrees = AM.get<SubtreeKernelIndex>();
   llvm::StringMap<uint32_t> CategoryOf;
   RowOf.reserve(Rows.size());
   for (uint32_t I = 0; I < Rows.size(); ++I) {
@@ -233,7 +235,9 @@ OpTable::OpTable(const Trace &T, AnalysisManager &AM) : T(T) {
       if (T.ts(K) < T.ts(Row.FirstKernel))
         Row.FirstKernel = K;
     Row.DirectTimeUs = unionTime(T, Ks);
-    Row.SubtreeTimeUs = unionTime(T, T.subtreeGpuEvents(Row.Launcher));
+    // Deep nesting makes subtrees large: the index answers those without
+    // re-merging every nested range.
+    Row.SubtreeTimeUs = Subtrees.busyTime(Row.Launcher);
     std::string Cat =
         Reg.categorize(T.name(Row.Launcher), T.name(Row.FirstKernel));
     auto [It, New] = CategoryOf.try_emplace(Cat, uint32_t(Categories.size()));
