@@ -7,9 +7,12 @@
 #include "tl/Analysis/OpTable.h"
 #include "tl/Support/PandasStats.h"
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"
 
 #include <algorithm>
+#include <array>
+#include <map>
 
 using namespace tl;
 
@@ -20,36 +23,58 @@ ShortKernels::ShortKernels(const Trace &T, AnalysisManager &AM) {
   double Total = AM.get<GpuTimeline>().totalTime();
 
   std::vector<double> Values;
-  llvm::StringMap<uint32_t> GroupOf;
   std::vector<std::vector<double>> Durs;
+  // Groups keyed by ids: names by pool id, argument values by repr, made
+  // once per stored value (shape lists are interned).
+  static constexpr llvm::StringLiteral ArgKeys[3] = {
+      "Input Dims", "Input Strides", "Concrete Inputs"};
+  llvm::StringMap<uint32_t> ReprId;
+  llvm::DenseMap<uint64_t, uint32_t> ReprIdOf; // ArgValue identity -> id
+  std::map<std::array<uint32_t, 5>, uint32_t> GroupOf;
   // The kernel_summary rows (every kernel, file order) under the threshold.
   for (EventId K : T.eventsOfKind(EventKind::Kernel)) {
     double Dur = T.dur(K);
     if (!(Dur < Threshold))
       continue;
     Values.push_back(Dur);
-    ShortKernelGroup G;
-    G.KernelName = T.name(K).str();
-    std::string Key;
+    std::array<uint32_t, 5> Key{T.nameId(K), 0, 0, 0, 0};
+    EventId Parent = NoEvent;
     if (!GpuOnly) {
       // Rows with a missing key are dropped (pandas groupby default).
-      EventId Parent = kernelParentCpuOp(T, K);
+      Parent = kernelParentCpuOp(T, K);
       if (Parent == NoEvent)
         continue;
-      G.ParentCpuOp = T.name(Parent).str();
-      G.InputDims = argAsTuple(T, Parent, "Input Dims");
-      G.InputStrides = argAsTuple(T, Parent, "Input Strides");
-      G.ConcreteInputs = argAsTuple(T, Parent, "Concrete Inputs");
-      if (G.InputDims.isNone() || G.InputStrides.isNone() ||
-          G.ConcreteInputs.isNone())
+      Key[1] = T.nameId(Parent);
+      ArgValue A = T.args(Parent);
+      bool Missing = false;
+      for (int J = 0; J < 3 && !Missing; ++J) {
+        ArgValue V = A.get(ArgKeys[J]);
+        if (V.isNull()) {
+          Missing = true;
+          break;
+        }
+        auto [RI, NewRepr] = ReprIdOf.try_emplace(V.identity());
+        if (NewRepr)
+          RI->second =
+              ReprId
+                  .try_emplace(pyRepr(argAsTuple(T, Parent, ArgKeys[J])),
+                               uint32_t(ReprId.size()))
+                  .first->second;
+        Key[2 + J] = RI->second;
+      }
+      if (Missing)
         continue;
-      Key = G.ParentCpuOp + '\x1f' + pyRepr(G.InputDims) + '\x1f' +
-            pyRepr(G.InputStrides) + '\x1f' + pyRepr(G.ConcreteInputs) +
-            '\x1f';
     }
-    Key += G.KernelName;
     auto [It, New] = GroupOf.try_emplace(Key, uint32_t(Groups.size()));
     if (New) {
+      ShortKernelGroup G;
+      G.KernelName = T.name(K).str();
+      if (Parent != NoEvent) {
+        G.ParentCpuOp = T.name(Parent).str();
+        G.InputDims = argAsTuple(T, Parent, ArgKeys[0]);
+        G.InputStrides = argAsTuple(T, Parent, ArgKeys[1]);
+        G.ConcreteInputs = argAsTuple(T, Parent, ArgKeys[2]);
+      }
       Groups.push_back(std::move(G));
       Durs.emplace_back();
     }
