@@ -777,6 +777,10 @@ static llvm::Error makeError(llvm::StringRef Name, uint64_t Offset,
                                      ": " + What);
 }
 
+/// Largest gzip input (by its trailer) inflated into one buffer for two
+/// parser threads; larger ones stream through fixed chunks on one parser.
+static constexpr uint64_t MaxGrowBytes = 256u << 20;
+
 /// Where a tail parser can read the input again.
 struct TailSource {
   std::string Path;    // the file, or
@@ -791,6 +795,14 @@ static llvm::Expected<Trace> importStream(InputStream &In, llvm::StringRef Name,
   Trace::Storage &S = T.storage();
   S.Path = Name.str();
   ImportState State;
+  // Gzip input of moderate size is inflated into one buffer, so that the
+  // tail parser can read it too (bounded: that buffer is the whole JSON).
+  bool TwoThreads =
+      Opts.Threads != 1 && std::thread::hardware_concurrency() > 1;
+  if (TwoThreads)
+    In.setGrowRange(Opts.SplitMinBytes,
+                    Opts.MaxBytes ? std::min(Opts.MaxBytes, MaxGrowBytes)
+                                  : MaxGrowBytes);
   if (!In.start())
     return makeError(Name, In.errorOffset(), In.error());
 
@@ -816,13 +828,16 @@ static llvm::Expected<Trace> importStream(InputStream &In, llvm::StringRef Name,
   // parses, this one also builds every event.
   std::unique_ptr<TailParser> Tail;
   uint64_t Size = In.sizeHint();
-  if (Opts.Threads != 1 && !In.isGzip() && Size >= Opts.SplitMinBytes &&
-      (!Opts.MaxBytes || Size <= Opts.MaxBytes) &&
-      std::thread::hardware_concurrency() > 1) {
+  if (TwoThreads && (!In.isGzip() || In.growing()) &&
+      Size >= Opts.SplitMinBytes && (!Opts.MaxBytes || Size <= Opts.MaxBytes)) {
     uint64_t Hint =
         Opts.SplitOffset ? Opts.SplitOffset : uint64_t(double(Size) * 0.3);
-    Tail = std::make_unique<TailParser>(Src.Path, Src.Mem, Size, Hint,
-                                        Opts.MaxStringBytes);
+    if (In.growing())
+      Tail = std::make_unique<TailParser>("", llvm::StringRef(), In.growing(),
+                                          Size, Hint, Opts.MaxStringBytes);
+    else
+      Tail = std::make_unique<TailParser>(Src.Path, Src.Mem, nullptr, Size,
+                                          Hint, Opts.MaxStringBytes);
     H.setTail(Tail.get());
   }
   rapidjson::GenericReader<rapidjson::UTF8<>, rapidjson::UTF8<>,
@@ -833,7 +848,7 @@ static llvm::Expected<Trace> importStream(InputStream &In, llvm::StringRef Name,
                              rapidjson::kParseValidateEncodingFlag;
   rapidjson::ParseResult Res = R.Parse<Flags>(In, H);
   Tail.reset(); // stop the tail thread and drop any unused tape
-  if (H.failedInReplay()) {
+  if (H.failedInReplay() || In.overflowed()) {
     Retry = true;
     return makeError(Name, 0, "retry on one thread");
   }

@@ -5,8 +5,9 @@
 #include <cstring>
 #include <deque>
 #include <mutex>
-#include <thread>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <thread>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -47,6 +48,32 @@ struct InputStream::Inflater {
   }
 };
 
+GrowingInput::GrowingInput(uint64_t Cap) : Cap(Cap) {
+  // Reserved, not touched: pages cost memory once inflated into.
+  void *P = ::mmap(nullptr, Cap, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  Data = P == MAP_FAILED ? nullptr : static_cast<char *>(P);
+}
+
+GrowingInput::~GrowingInput() {
+  if (Data)
+    ::munmap(Data, Cap);
+}
+
+uint64_t GrowingInput::waitFor(uint64_t Off, uint64_t N,
+                               const std::atomic<bool> *Cancel) {
+  auto Ready = [&] {
+    return Filled.load(std::memory_order_acquire) >= Off + N ||
+           Done.load(std::memory_order_acquire) || (Cancel && Cancel->load());
+  };
+  if (!Ready()) {
+    std::unique_lock<std::mutex> L(M);
+    CV.wait(L, Ready);
+  }
+  uint64_t F = Filled.load(std::memory_order_acquire);
+  return F > Off ? std::min(N, F - Off) : 0;
+}
+
 InputStream::InputStream(std::FILE *F, llvm::StringRef Mem, uint64_t MaxBytes,
                          std::function<void(uint64_t)> Progress,
                          bool Background)
@@ -55,6 +82,12 @@ InputStream::InputStream(std::FILE *F, llvm::StringRef Mem, uint64_t MaxBytes,
 
 InputStream::~InputStream() {
   Bg.reset(); // joins the inflater before the file and zlib state go
+  if (Grow) {
+    // Same for the growing-buffer inflater (it stops at the next chunk).
+    Grow->Done.store(true); // (read by the loop as a stop request too)
+    if (GrowThread.joinable())
+      GrowThread.join();
+  }
   if (F)
     std::fclose(F);
 }
@@ -148,9 +181,52 @@ bool InputStream::start() {
   if (Len >= 3 && uint8_t(Out[0]) == 0xEF && uint8_t(Out[1]) == 0xBB &&
       uint8_t(Out[2]) == 0xBF)
     Pos = 3;
-  if (Gzip && Background && Len)
+  if (Gzip && Background && Len) {
+    if (GrowMax && SizeHint >= GrowMin && SizeHint <= GrowMax &&
+        SizeHint >= Len) {
+      // One page more than the trailer says, to see an overflow.
+      Grow = std::make_unique<GrowingInput>(SizeHint + 4096);
+      if (!Grow->Data) {
+        Grow.reset();
+      } else {
+        std::memcpy(Grow->Data, Out.data(), Len);
+        Grow->Filled.store(Len);
+        GrowThread = std::thread([this] { growLoop(); });
+        Cur = Out.data();
+        return true;
+      }
+    }
     startInflater();
+  }
+  Cur = Out.data();
   return true;
+}
+
+// Producer of the growing buffer: from here on only this thread touches
+// F/Mem, In, Z and RawErr until it sets Done.
+void InputStream::growLoop() {
+  GrowingInput &G = *Grow;
+  for (;;) {
+    uint64_t At = G.Filled.load(std::memory_order_relaxed);
+    if (G.Done.load(std::memory_order_acquire))
+      return; // the consumer is gone
+    size_t Room = size_t(std::min<uint64_t>(ChunkSize, G.Cap - At));
+    size_t N = Room ? inflateChunk(G.Data + At, Room) : 0;
+    if (N) {
+      G.Filled.store(At + N, std::memory_order_release);
+    } else if (!Room) {
+      GrowOverflow = true; // larger than the trailer said
+    }
+    if (!N) {
+      std::lock_guard<std::mutex> L(G.M);
+      G.Done.store(true, std::memory_order_release);
+    } else {
+      std::lock_guard<std::mutex> L(G.M); // pairs with waitFor()'s wait
+    }
+    G.CV.notify_all();
+    if (!N)
+      return;
+  }
 }
 
 void InputStream::startInflater() {
@@ -239,6 +315,11 @@ void InputStream::seekTo(uint64_t Off) {
     Pos = size_t(Off - Base);
     return;
   }
+  if (Grow) {
+    Base = Off;
+    Pos = Len = 0;
+    return;
+  }
   if (F)
     fseeko(F, off_t(Off), SEEK_SET);
   else
@@ -253,10 +334,24 @@ bool InputStream::refill() {
     return false;
   Base += Len;
   Pos = Len = 0;
+  Cur = Out.data();
   if (!Gzip) {
     Len = readRaw(Out.data(), Out.size());
     if (!RawErr.empty())
       return failRaw();
+  } else if (Grow) {
+    Len = size_t(Grow->waitFor(Base, ChunkSize));
+    Cur = Grow->Data + Base;
+    if (!Len) {
+      // The inflater is done (Done's release makes its RawErr visible).
+      if (GrowOverflow) {
+        Overflow = true;
+        fail(Base, "expected the size in the gzip trailer");
+        return false;
+      }
+      if (!RawErr.empty())
+        return failRaw();
+    }
   } else if (Bg) {
     Inflater &B = *Bg;
     std::unique_lock<std::mutex> L(B.M);
@@ -264,6 +359,7 @@ bool InputStream::refill() {
     if (!B.Full.empty()) {
       B.Free.push_back(std::move(Out));
       Out = std::move(B.Full.front().first);
+      Cur = Out.data();
       Len = B.Full.front().second;
       B.Full.pop_front();
       L.unlock();

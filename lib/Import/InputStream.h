@@ -15,14 +15,37 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Compiler.h"
 
+#include <atomic>
+#include <condition_variable>
 #include <cstdint>
 #include <cstdio>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace tl {
+
+/// Gzip input inflated by the background thread into one buffer that is
+/// only appended to (its pages never move), so a second parser can read any
+/// part of it once inflated. [0, Filled) is final.
+struct LLVM_LIBRARY_VISIBILITY GrowingInput {
+  char *Data = nullptr;
+  uint64_t Cap = 0;
+  std::atomic<uint64_t> Filled{0};
+  std::atomic<bool> Done{false};
+  std::mutex M;
+  std::condition_variable CV;
+  GrowingInput(uint64_t Cap);
+  ~GrowingInput();
+  /// Wait until [Off, Off + N) is inflated, the inflater is done or
+  /// *Cancel is set (then notify CV); the bytes available from Off (at most
+  /// N).
+  uint64_t waitFor(uint64_t Off, uint64_t N,
+                   const std::atomic<bool> *Cancel = nullptr);
+};
 
 /// Hidden: RapidJSON's reader templates instantiated on this stream are then
 /// private to libTLCore, so Peek/Take/SkipWhitespace are called (and
@@ -33,8 +56,7 @@ public:
 
   /// Reads from an open FILE (owned) or, when F is null, from Mem.
   InputStream(std::FILE *F, llvm::StringRef Mem, uint64_t MaxBytes,
-              std::function<void(uint64_t)> Progress,
-              bool Background = false);
+              std::function<void(uint64_t)> Progress, bool Background = false);
   ~InputStream();
   InputStream(const InputStream &) = delete;
   InputStream &operator=(const InputStream &) = delete;
@@ -46,12 +68,12 @@ public:
   LLVM_ATTRIBUTE_ALWAYS_INLINE Ch Peek() {
     if (Pos == Len && !refill())
       return '\0';
-    return Out[Pos];
+    return Cur[Pos];
   }
   LLVM_ATTRIBUTE_ALWAYS_INLINE Ch Take() {
     if (Pos == Len && !refill())
       return '\0';
-    return Out[Pos++];
+    return Cur[Pos++];
   }
   size_t Tell() const { return size_t(Base + Pos); }
   Ch *PutBegin() { return nullptr; }
@@ -60,6 +82,18 @@ public:
   size_t PutEnd(Ch *) { return 0; }
 
   bool isGzip() const { return Gzip; }
+  /// Before start(): inflate gzip input whose size (gzip trailer) is at
+  /// least Min and at most Max bytes into one growing buffer (growing())
+  /// when inflating in the background.
+  void setGrowRange(uint64_t Min, uint64_t Max) {
+    GrowMin = Min;
+    GrowMax = Max;
+  }
+  /// The whole-input buffer, or null.
+  GrowingInput *growing() const { return Grow.get(); }
+  /// The input was larger than its gzip trailer said: the growing buffer
+  /// overflowed and the stream ended early (the caller imports again).
+  bool overflowed() const { return Overflow; }
   /// Continue reading at uncompressed offset Off (plain input only; the
   /// tail parser's splice).
   void seekTo(uint64_t Off);
@@ -102,7 +136,8 @@ private:
   std::unique_ptr<ZState> Z;
   std::vector<char> In; // raw chunk (gzip only)
 
-  std::vector<char> Out; // decoded chunk
+  std::vector<char> Out;     // decoded chunk
+  const char *Cur = nullptr; // the chunk read: Out, or part of Grow
   size_t Pos = 0, Len = 0;
   uint64_t Base = 0; // uncompressed offset of Out[0]
 
@@ -112,6 +147,12 @@ private:
 
   bool Background;
   std::unique_ptr<Inflater> Bg;
+  uint64_t GrowMin = 0, GrowMax = 0;
+  std::unique_ptr<GrowingInput> Grow;
+  bool Overflow = false;
+  bool GrowOverflow = false; // set by the grow thread before Done
+  std::thread GrowThread;
+  void growLoop();
 
   uint64_t SizeHint = 0;
   uint64_t MaxBytes;

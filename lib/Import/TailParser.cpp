@@ -1,5 +1,6 @@
 //===- TailParser.cpp - Parse traceEvents on a second thread ---------===//
 #include "TailParser.h"
+#include "InputStream.h"
 
 #include <rapidjson/reader.h>
 
@@ -261,9 +262,10 @@ private:
 
 } // namespace tl
 
-TailParser::TailParser(std::string PathIn, llvm::StringRef Mem, uint64_t Size,
-                       uint64_t Hint, uint64_t MaxStringBytes)
-    : Path(std::move(PathIn)), Mem(Mem), Size(Size), Hint(Hint),
+TailParser::TailParser(std::string PathIn, llvm::StringRef Mem,
+                       GrowingInput *Grow, uint64_t Size, uint64_t Hint,
+                       uint64_t MaxStringBytes)
+    : Path(std::move(PathIn)), Mem(Mem), Grow(Grow), Size(Size), Hint(Hint),
       MaxStringBytes(MaxStringBytes),
       MaxBufferedBytes(size_t(std::max<uint64_t>(Size / 20 * 3, 8u << 20))) {
   if (!Path.empty())
@@ -278,6 +280,10 @@ TailParser::~TailParser() {
   Cancel.store(true);
   { std::lock_guard<std::mutex> L(M); }
   CV.notify_all();
+  if (Grow) { // the tail thread may wait for inflated bytes
+    { std::lock_guard<std::mutex> L(Grow->M); }
+    Grow->CV.notify_all();
+  }
   if (T.joinable())
     T.join();
   if (Fd >= 0)
@@ -285,6 +291,11 @@ TailParser::~TailParser() {
 }
 
 size_t TailParser::readAt(uint64_t Off, char *Dst, size_t N) {
+  if (Grow) {
+    size_t Got = size_t(Grow->waitFor(Off, N, &Cancel));
+    std::memcpy(Dst, Grow->Data + Off, Got);
+    return Got;
+  }
   if (Off >= Size)
     return 0;
   N = size_t(std::min<uint64_t>(N, Size - Off));

@@ -40,6 +40,8 @@
 
 namespace tl {
 
+struct GrowingInput;
+
 /// Token tags of the tape. Tags >= 0x80 are small non-negative integers
 /// (the low 7 bits are the value).
 enum class TapeTag : uint8_t {
@@ -121,10 +123,10 @@ private:
 
 class LLVM_LIBRARY_VISIBILITY TailParser {
 public:
-  /// Parse Path (opened again; or Mem when Path is empty) of Size bytes from
-  /// the first event boundary at or after Hint.
-  TailParser(std::string Path, llvm::StringRef Mem, uint64_t Size,
-             uint64_t Hint, uint64_t MaxStringBytes);
+  /// Parse Path (opened again), or else the growing buffer Grow, or else
+  /// Mem, of Size bytes from the first event boundary at or after Hint.
+  TailParser(std::string Path, llvm::StringRef Mem, GrowingInput *Grow,
+             uint64_t Size, uint64_t Hint, uint64_t MaxStringBytes);
   ~TailParser();
   TailParser(const TailParser &) = delete;
   TailParser &operator=(const TailParser &) = delete;
@@ -175,6 +177,7 @@ private:
 
   std::string Path;
   llvm::StringRef Mem;
+  GrowingInput *Grow;
   int Fd = -1;
   uint64_t Size, Hint, MaxStringBytes;
   size_t MaxBufferedBytes;

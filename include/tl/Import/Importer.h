@@ -25,8 +25,9 @@ struct ImportOptions {
   uint64_t MaxStringBytes = 256u << 20;
   /// Threads for reading: 0 (or more than 1) = when the machine has more
   /// than one core, inflate gzip input on a second thread, and parse the
-  /// second part of a large plain input on a second thread; 1 = all on the
-  /// calling thread. Results and error messages are the same either way.
+  /// second part of a large input (plain, or gzip of at most 256 MB, which
+  /// is then inflated into one buffer) on another; 1 = all on the calling
+  /// thread. Results and error messages are the same either way.
   unsigned Threads = 0;
   /// Plain inputs smaller than this are parsed on one thread.
   uint64_t SplitMinBytes = 32u << 20;

@@ -16,7 +16,9 @@
 #include "gtest/gtest.h"
 
 #include <cstdio>
+#include <cstring>
 #include <thread>
+#include <zlib.h>
 
 using namespace tl;
 
@@ -54,6 +56,21 @@ ImportOptions oneThread() {
   ImportOptions O;
   O.Threads = 1;
   return O;
+}
+
+std::string gzip(llvm::StringRef Text) {
+  z_stream Z;
+  std::memset(&Z, 0, sizeof(Z));
+  deflateInit2(&Z, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY);
+  std::string Out(deflateBound(&Z, Text.size()) + 32, '\0');
+  Z.next_in = (Bytef *)Text.data();
+  Z.avail_in = unsigned(Text.size());
+  Z.next_out = (Bytef *)Out.data();
+  Z.avail_out = unsigned(Out.size());
+  deflate(&Z, Z_FINISH);
+  Out.resize(Z.total_out);
+  deflateEnd(&Z);
+  return Out;
 }
 
 /// A trace whose bytes look like event boundaries in many wrong places.
@@ -217,4 +234,47 @@ TEST(TailSplit, FileInputMatchesAndLimitsHold) {
   EXPECT_EQ(LimitSerial.rfind("error: ", 0), 0u);
   EXPECT_EQ(dump(importTrace(Path, FewTwo)), LimitSerial);
   llvm::sys::fs::remove(Path);
+}
+
+TEST(TailSplit, GzipInputInflatedIntoOneBuffer) {
+  std::string J = trickyTrace();
+  std::string Gz = gzip(J);
+  std::string Serial =
+      dump(importTraceFromBuffer(Gz, "t.json.gz", oneThread()));
+  ASSERT_EQ(Serial.rfind("error", 0), std::string::npos) << Serial;
+  unsigned Splices = 0;
+  for (uint64_t Off = 1; Off < J.size(); Off += 7)
+    ASSERT_EQ(
+        dump(importTraceFromBuffer(Gz, "t.json.gz", twoThreads(Off, &Splices))),
+        Serial)
+        << "split offset " << Off;
+  if (twoCores()) {
+    EXPECT_GT(Splices, J.size() / 7 / 2);
+  }
+  // Truncated and corrupt gzip: the same error at the same offset.
+  std::vector<std::string> Bad = {Gz.substr(0, Gz.size() * 2 / 3),
+                                  Gz.substr(0, Gz.size() - 9), Gz};
+  for (size_t I = Gz.size() * 3 / 4; I < Gz.size() * 3 / 4 + 16; ++I)
+    Bad.back()[I] ^= 0x5a;
+  for (const std::string &B : Bad) {
+    std::string One = dump(importTraceFromBuffer(B, "t.json.gz", oneThread()));
+    ASSERT_EQ(One.rfind("error: t.json.gz: offset ", 0), 0u) << One;
+    for (uint64_t Off : {uint64_t(1), uint64_t(J.size() / 3),
+                         uint64_t(J.size() / 2), uint64_t(J.size() - 50)})
+      EXPECT_EQ(dump(importTraceFromBuffer(B, "t.json.gz",
+                                           twoThreads(Off, &Splices))),
+                One);
+  }
+  // Two gzip members (whitespace between two events makes them long): the
+  // trailer gives the second one's size only, so the one buffer overflows
+  // and the import runs again on one thread.
+  size_t Mid = J.find(",\n  ", J.size() / 3) + 1;
+  std::string Two = gzip(J.substr(0, Mid) + std::string(10000, ' ')) +
+                    gzip(std::string(50000, ' ') + J.substr(Mid));
+  std::string TwoSerial =
+      dump(importTraceFromBuffer(Two, "t.json.gz", oneThread()));
+  ASSERT_EQ(TwoSerial.rfind("error", 0), std::string::npos) << TwoSerial;
+  EXPECT_EQ(dump(importTraceFromBuffer(Two, "t.json.gz",
+                                       twoThreads(J.size() / 3, &Splices))),
+            TwoSerial);
 }
