@@ -7,6 +7,7 @@
 #include "tl/Support/PandasStats.h"
 #include "tl/Support/Stats.h"
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringSwitch.h"
 
 #include <algorithm>
@@ -37,9 +38,13 @@ CollectiveSummary::CollectiveSummary(const Trace &T, AnalysisManager &AM) {
   // array is kept (eleven Python values per kernel dominated the report
   // phase's heap on large traces): the first finds the column-wide facts
   // (group names, streams, float columns), the second groups.
+  llvm::DenseMap<StrId, bool> CommName; // isCommKernel per distinct name
   auto Rows = [&](auto &&Fn) {
     for (EventId E : T.eventsOfKind(EventKind::Kernel)) {
-      if (!isCommKernel(T.name(E)))
+      auto [CI, NewName] = CommName.try_emplace(T.nameId(E));
+      if (NewName)
+        CI->second = isCommKernel(T.name(E));
+      if (!CI->second)
         continue;
       if (!T.correlation(E) && !T.externalId(E))
         continue;

@@ -28,6 +28,14 @@ GpuBucket tl::gpuBucket(const Trace &T, EventId E) {
   return GpuBucket::Computation;
 }
 
+GpuBucket GpuBucketer::operator()(EventId E) {
+  uint64_t Key = (uint64_t(T.nameId(E)) << 8) | uint64_t(T.kind(E));
+  auto [It, New] = Memo.try_emplace(Key, GpuBucket::Computation);
+  if (New)
+    It->second = gpuBucket(T, E);
+  return It->second;
+}
+
 GpuTimeline::GpuTimeline(const Trace &T, AnalysisManager &AM) {
   bool IncludeUnlinked = AM.options().IncludeUnlinked;
   for (EventId E : T.gpuEvents())
@@ -43,10 +51,12 @@ GpuTimeline::GpuTimeline(const Trace &T, std::vector<EventId> Evs)
 
 void GpuTimeline::compute(const Trace &T) {
   std::vector<Interval> CompI, CommI, CopyI, AllI;
+  GpuBucketer Bucket(T);
+  AllI.reserve(Events.size());
   for (EventId E : Events) {
     Interval I{T.ts(E), T.end(E)};
     AllI.push_back(I);
-    switch (gpuBucket(T, E)) {
+    switch (Bucket(E)) {
     case GpuBucket::Computation:
       CompI.push_back(I);
       break;

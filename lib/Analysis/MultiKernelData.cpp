@@ -130,8 +130,9 @@ MultiKernelData::MultiKernelData(const Trace &T, AnalysisManager &AM) {
            size_t>
       SiteIdx;
   std::map<std::optional<int64_t>, size_t> StreamIdx;
+  GpuBucketer Bucket(T);
   for (EventId E : Gpu) {
-    GpuBucket B = gpuBucket(T, E);
+    GpuBucket B = Bucket(E);
     if (B == GpuBucket::Memcpy) {
       MemcpyEvents.push_back(E);
       CopyDir D = copyDirOf(T.name(E));

@@ -11,6 +11,7 @@
 
 #include "tl/IR/Trace.h"
 #include "tl/Support/Intervals.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <utility>
@@ -23,6 +24,19 @@ class AnalysisManager;
 /// Which bucket a GPU event counts in (spec §3.2). Memset is computation.
 enum class GpuBucket : uint8_t { Computation, Communication, Memcpy };
 GpuBucket gpuBucket(const Trace &T, EventId E);
+
+/// gpuBucket with its name tests done once per distinct (kind, name): the
+/// tests scan the name, and traces repeat a few thousand kernel names over
+/// millions of events.
+class GpuBucketer {
+public:
+  explicit GpuBucketer(const Trace &T) : T(T) {}
+  GpuBucket operator()(EventId E);
+
+private:
+  const Trace &T;
+  llvm::DenseMap<uint64_t, GpuBucket> Memo;
+};
 
 class GpuTimeline {
 public:
