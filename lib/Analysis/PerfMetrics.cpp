@@ -231,12 +231,13 @@ SubtreeKernelIndex::SubtreeKernelIndex(const Trace &T, AnalysisManager &)
 SubtreeKernelIndex::SubtreeKernelIndex(const Trace &T) : T(T) { build(); }
 
 void SubtreeKernelIndex::build() {
-  // Ranges of the modelled ops too large to scan per op.
+  // Ranges of the cpu_ops too large to scan per op (rare outside deep
+  // nesting).
   const EventId *Base = T.gpuTreeOrder().data();
   std::vector<std::pair<uint32_t, uint32_t>> R;
   for (EventId E : T.eventsOfKind(EventKind::CpuOp)) {
     llvm::ArrayRef<EventId> G = T.subtreeGpuEvents(E);
-    if (G.size() > DirectLimit && eventHasPerfModel(T, E))
+    if (G.size() > DirectLimit)
       R.push_back({uint32_t(G.data() - Base), uint32_t(G.data() - Base +
                                                         G.size())});
   }

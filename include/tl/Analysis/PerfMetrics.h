@@ -52,8 +52,9 @@ class AnalysisManager;
 /// sort or busy-time sweep is quadratic (issue 10). Ranges of at most
 /// DirectLimit kernels are answered by a direct scan, exactly as
 /// kernelBusyTime/sortByTs compute them; the facts of the larger ranges of
-/// modelled ops are precomputed bottom-up over the nested ranges with
-/// small-to-large merging of disjoint interval sets (O(n log^2 n)).
+/// cpu_ops (modelled ops, launchers: OpTable asks too) are precomputed
+/// bottom-up over the nested ranges with small-to-large merging of disjoint
+/// interval sets (O(n log^2 n)). Other events' large ranges are scanned.
 class SubtreeKernelIndex {
 public:
   static constexpr llvm::StringLiteral Name = "subtree-kernels";
