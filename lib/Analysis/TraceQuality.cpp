@@ -4,6 +4,8 @@
 
 #include "tl/Analysis/AnalysisManager.h"
 
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSet.h"
 
@@ -166,26 +168,35 @@ void TraceQuality::detect(const Trace &T) {
   // Runtime calls: first correlation, graph launches, captures, mallocs.
   std::optional<int64_t> MinRuntimeCorr;
   std::vector<EventId> GraphLaunchEvents;
+  // Name tests once per distinct runtime name: bit 0 graph launch, bit 1
+  // capture call, bit 2 device malloc.
+  llvm::DenseMap<StrId, uint8_t> RuntimeName;
   for (EventKind K : {EventKind::Runtime, EventKind::Driver})
     for (EventId E : T.eventsOfKind(K)) {
       ++C.Runtime;
       if (auto Corr = T.correlation(E))
         if (!MinRuntimeCorr || *Corr < *MinRuntimeCorr)
           MinRuntimeCorr = *Corr;
-      StringRef N = T.name(E);
-      if (isGraphLaunch(N)) {
+      auto [It, New] = RuntimeName.try_emplace(T.nameId(E));
+      if (New) {
+        StringRef N = T.name(E);
+        It->second = (isGraphLaunch(N) ? 1 : 0) | (isCaptureCall(N) ? 2 : 0) |
+                     (isDeviceMalloc(N) ? 4 : 0);
+      }
+      if (It->second & 1) {
         ++C.GraphLaunches;
         if (!hasCpuOpAncestor(T, E))
           GraphLaunchEvents.push_back(E);
       }
-      if (isCaptureCall(N))
+      if (It->second & 2)
         ++C.CaptureCalls;
-      if (isDeviceMalloc(N))
+      if (It->second & 4)
         ++C.DeviceMallocs;
     }
 
   // GPU side: time, devices, links, skew, window.
   std::set<std::string> Devices;
+  llvm::DenseSet<TrackId> SeenTracks; // device text once per track
   uint64_t EarlyCount = 0;
   double GpuFirst = std::numeric_limits<double>::infinity(), GpuLast = -GpuFirst;
   for (EventId G : T.gpuEvents()) {
@@ -193,7 +204,8 @@ void TraceQuality::detect(const Trace &T) {
     C.GpuTime += D;
     GpuFirst = std::min(GpuFirst, T.ts(G));
     GpuLast = std::max(GpuLast, T.end(G));
-    Devices.insert(T.trackPartText(T.trackInfo(T.track(G)).Pid));
+    if (SeenTracks.insert(T.track(G)).second)
+      Devices.insert(T.trackPartText(T.trackInfo(T.track(G)).Pid));
     bool Outside = HaveWindow && (T.ts(G) < WinStart - TH::TraceEndToleranceUs ||
                                   T.end(G) > WinEnd + TH::TraceEndToleranceUs);
     bool EarlyLaunch = false;
@@ -406,12 +418,14 @@ void TraceQuality::detect(const Trace &T) {
     Warm.push_back(fmt::format("{} device allocation calls (cudaMalloc/hipMalloc)",
                                C.DeviceMallocs));
   uint64_t Autotune = 0;
+  llvm::DenseMap<StrId, bool> AutotuneName; // tested once per distinct name
   for (EventKind K : {EventKind::PythonFunction, EventKind::UserAnnotation,
                       EventKind::CpuOp})
     for (EventId E : T.eventsOfKind(K)) {
-      StringRef N = T.name(E);
-      if (isAutotuneFrame(N))
-        ++Autotune;
+      auto [It, New] = AutotuneName.try_emplace(T.nameId(E));
+      if (New)
+        It->second = isAutotuneFrame(T.name(E));
+      Autotune += It->second;
     }
   if (Autotune > 0)
     Warm.push_back(fmt::format("{} autotuning frames", Autotune));
