@@ -9,6 +9,7 @@
 
 #include "tl/Analysis/AnalysisManager.h"
 #include "tl/Analysis/KernelClassifier.h"
+#include "tl/Analysis/PerfMetrics.h"
 #include "tl/Analysis/UnifiedPerfTable.h"
 #include "tl/Support/NumberFormat.h"
 #include "tl/Support/PyFormat.h"
@@ -197,6 +198,31 @@ FusionCandidates::FusionCandidates(const Trace &T, AnalysisManager &AM) {
   // 1. Module pass over host tree events in file order.
   std::vector<FusionCandidate> Module;
   llvm::StringMap<size_t> Seen; // base name -> index into Module
+  // Kernel time of a repeated instance's subtree. Nested repeats (a chain of
+  // one module name nested D deep) would re-sum D^2/2 kernels, so ranges
+  // above SubtreeKernelIndex::DirectLimit read a prefix sum over the GPU
+  // tree order, built on first use and kept in long double so the
+  // difference may only differ from the left-to-right sum in the last bit.
+  std::vector<long double> KernelPrefix;
+  auto SubtreeKernelTime = [&](llvm::ArrayRef<EventId> Gpu) -> double {
+    if (Gpu.size() <= SubtreeKernelIndex::DirectLimit) {
+      double S = 0;
+      for (EventId G : Gpu)
+        if (T.kind(G) == EventKind::Kernel)
+          S += T.dur(G);
+      return S;
+    }
+    llvm::ArrayRef<EventId> Order = T.gpuTreeOrder();
+    if (KernelPrefix.empty()) {
+      KernelPrefix.resize(Order.size() + 1);
+      for (size_t I = 0; I < Order.size(); ++I)
+        KernelPrefix[I + 1] =
+            KernelPrefix[I] +
+            (T.kind(Order[I]) == EventKind::Kernel ? T.dur(Order[I]) : 0);
+    }
+    size_t B = Gpu.data() - Order.data();
+    return double(KernelPrefix[B + Gpu.size()] - KernelPrefix[B]);
+  };
   for (EventId E = 0; E < T.size(); ++E) {
     EventKind K = T.kind(E);
     if (isFusionContainerSkip(K) ||
@@ -211,11 +237,7 @@ FusionCandidates::FusionCandidates(const Trace &T, AnalysisManager &AM) {
     if (auto It = Seen.find(Base); It != Seen.end()) {
       FusionCandidate &C = Module[It->second];
       ++C.InstanceCount;
-      double S = 0;
-      for (EventId G : Gpu)
-        if (T.kind(G) == EventKind::Kernel)
-          S += T.dur(G);
-      C.TotalKernelTimeUs += S;
+      C.TotalKernelTimeUs += SubtreeKernelTime(Gpu);
       continue;
     }
     FusionCandidate C;
