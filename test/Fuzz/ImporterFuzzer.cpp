@@ -3,7 +3,10 @@
 // Feeds arbitrary bytes (plain or gzip JSON) to importTraceFromBuffer. An
 // input may be refused with an error, but never crash, hang or leak; an
 // accepted trace must pass the IR verifier and print. Limits keep each run
-// small so libFuzzer explores breadth instead of inflating bombs.
+// small so libFuzzer explores breadth instead of inflating bombs. The input
+// is imported a second time with the second parser thread starting at a
+// guessed split (taken from the input's last byte): the printed IR or the
+// error must be the one-thread import's.
 //
 //===----------------------------------------------------------------------===//
 #include "tl/IR/Printer.h"
@@ -15,25 +18,40 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <string>
+
+/// The printed IR, or the error text.
+static std::string importText(llvm::StringRef Buf, const tl::ImportOptions &O) {
+  llvm::Expected<tl::Trace> T = tl::importTraceFromBuffer(Buf, "fuzz", O);
+  if (!T)
+    return "error: " + llvm::toString(T.takeError());
+  if (llvm::Error E = tl::verifyTrace(*T)) {
+    llvm::errs() << "accepted trace fails the verifier: "
+                 << llvm::toString(std::move(E)) << "\n";
+    std::abort();
+  }
+  std::string Out;
+  llvm::raw_string_ostream OS(Out);
+  tl::printTrace(*T, OS);
+  tl::printTraceSummary(*T, OS);
+  return Out;
+}
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   tl::ImportOptions Opts;
   Opts.MaxEvents = 100000;
   Opts.MaxBytes = 64u << 20;
   Opts.MaxMemory = 256u << 20;
+  Opts.Threads = 1;
   llvm::StringRef Buf(reinterpret_cast<const char *>(Data), Size);
-  llvm::Expected<tl::Trace> T = tl::importTraceFromBuffer(Buf, "fuzz", Opts);
-  if (!T) {
-    llvm::consumeError(T.takeError());
-    return 0;
-  }
-  if (llvm::Error E = tl::verifyTrace(*T)) {
-    llvm::errs() << "accepted trace fails the verifier: "
-                 << llvm::toString(std::move(E)) << "\n";
+  std::string One = importText(Buf, Opts);
+  tl::ImportOptions Two = Opts;
+  Two.Threads = 2;
+  Two.SplitMinBytes = 0;
+  Two.SplitOffset = Size ? 1 + Data[Size - 1] * Size / 256 : 0;
+  if (importText(Buf, Two) != One) {
+    llvm::errs() << "the two-thread import differs from the one-thread one\n";
     std::abort();
   }
-  llvm::raw_null_ostream Null;
-  tl::printTrace(*T, Null);
-  tl::printTraceSummary(*T, Null);
   return 0;
 }
