@@ -278,3 +278,27 @@ TEST(TailSplit, GzipInputInflatedIntoOneBuffer) {
                                        twoThreads(J.size() / 3, &Splices))),
             TwoSerial);
 }
+
+TEST(TailSplit, StringLimitInTheTail) {
+  // RapidJSON's stack holds a whole string: a name past the limit in the
+  // second half stops the tail parser, and the calling thread reports it
+  // at the same offset as the one-thread import.
+  std::string J = trickyTrace();
+  size_t At = J.find("\"name\":\"", J.size() * 2 / 3) + 8;
+  ASSERT_NE(At, std::string::npos + 8);
+  J.insert(At, std::string(5000, 'x'));
+  ImportOptions One = oneThread();
+  One.MaxStringBytes = 4096;
+  std::string Serial = dump(importTraceFromBuffer(J, "t.json", One));
+  ASSERT_NE(Serial.find("string limit"), std::string::npos) << Serial;
+  unsigned Splices = 0;
+  for (uint64_t Off = 1; Off < J.size(); Off += 97) {
+    ImportOptions Two = twoThreads(Off, &Splices);
+    Two.MaxStringBytes = 4096;
+    ASSERT_EQ(dump(importTraceFromBuffer(J, "t.json", Two)), Serial)
+        << "split offset " << Off;
+  }
+  if (twoCores()) {
+    EXPECT_GT(Splices, 0u);
+  }
+}
