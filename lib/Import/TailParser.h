@@ -1,7 +1,9 @@
 //===- TailParser.h - Parse traceEvents on a second thread --*- C++ -*-===//
 //
-// The SAX parse alone is slower than the import target, so a plain
-// (seekable) input is parsed by two threads. The calling thread parses from
+// The SAX parse alone is slower than the import target, so a large input
+// is parsed by two threads: a plain file or buffer is read again by the tail
+// thread; gzip input is first inflated into one growing buffer
+// (GrowingInput) that both threads read. The calling thread parses from
 // the start as always; a TailParser thread guesses an event boundary further
 // in (a '}' , '{' '"' pattern: end of one object, start of the next) and
 // parses from there, as if a '[' replaced that comma, into a compact tape of
