@@ -11,11 +11,11 @@
 
 #include "tl/Analysis/AnalysisManager.h"
 #include "tl/Analysis/QualityReport.h"
+#include "tl/Analysis/TraceFileHash.h"
 #include "tl/Analysis/TraceQuality.h"
 #include "tl/Analysis/WorkloadInfo.h"
 #include "tl/Report/Emitter.h"
 #include "tl/Report/ReportModel.h"
-#include "tl/Support/FileHash.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/JSON.h"
@@ -41,19 +41,6 @@ void writeValue(json::OStream &J, const Value &V) {
     J.value(*B);
   else
     J.value(std::get<std::string>(V));
-}
-
-/// "xxh3_128:<32 hex digits>" of the trace file bytes (as stored, so a
-/// .json.gz hashes its compressed bytes); "" when unreadable.
-std::string traceHash(StringRef Path, uint64_t &Size) {
-  // Read in chunks: mapping the file would make a GB trace resident.
-  auto H = xxh3_128File(Path, Size);
-  if (!H) {
-    consumeError(H.takeError());
-    return "";
-  }
-  return "xxh3_128:" + utohexstr(H->high64, true, 16) +
-         utohexstr(H->low64, true, 16);
 }
 
 void writeFinding(json::OStream &J, const Finding &F, const PItem *P) {
@@ -151,8 +138,16 @@ public:
   Error emit(const ReportContext &Ctx) override {
     ReportModel M = ReportModel::build(Ctx);
     const auto &Arch = Ctx.AM.options().Arch;
+    // The hash is usually ready: the driver computes it on the pool.
     uint64_t Size = 0;
-    std::string Hash = traceHash(Ctx.TracePath, Size);
+    std::string Hash;
+    const TraceFileHash &H = Ctx.AM.get<TraceFileHash>();
+    if (H.path() == Ctx.TracePath) {
+      Hash = H.hash().str();
+      Size = H.size();
+    } else {
+      Hash = traceFileHash(Ctx.TracePath, Size);
+    }
     return writeFileAtomically(Ctx.OutputDir, "findings.json",
                                [&](raw_ostream &OS) {
       json::OStream J(OS, /*IndentSize=*/2);

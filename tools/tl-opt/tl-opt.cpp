@@ -26,6 +26,7 @@
 #include "tl/Analysis/PerfSheets.h"
 #include "tl/Analysis/Recompute.h"
 #include "tl/Analysis/ShortKernels.h"
+#include "tl/Analysis/TraceFileHash.h"
 #include "tl/Analysis/TraceQuality.h"
 #include "tl/Analysis/UnifiedPerfTable.h"
 #include "tl/Analysis/WorkloadInfo.h"
@@ -248,28 +249,25 @@ analysisJobs(AnalysisManager &AMRef, ArrayRef<std::string> Passes) {
   auto Need = [&](auto Get) { Jobs.push_back(Get); };
   auto Has = [&](StringRef N) { return llvm::is_contained(Passes, N); };
   // Reports (analysis.md, perf_report_csvs, findings.json). The unified
-  // table is the longest and its temporaries peak near its end; the perf
-  // sheets have the next largest temporaries. The small analyses run on the
-  // other thread meanwhile (those with large temporaries of their own
-  // first, while the table is still small) and the sheets only once the
-  // table is done, so the two peaks do not add up (1 GB tl-gen: about
-  // 40 MB of peak heap for a few tenths of a second of wall time).
+  // table is the longest and its temporaries peak near its end: the
+  // analyses with large temporaries of their own (launch stats, multi
+  // kernel data) run first on the other thread, while it is still small.
   Need([AM] { AM->get<UnifiedPerfTable>(); });
   Need([AM] { AM->get<GpuTimeline>(); });
   if (Has("cpu-idle"))
     Need([AM] { AM->get<LaunchStats>(); });
   if (Has("multi-kernel"))
     Need([AM] { AM->get<MultiKernelData>(); });
+  Need([AM] { AM->get<PerfSheets>(); });
   Need([AM] { AM->get<WorkloadInfo>(); });
   Need([AM] { AM->get<CollectiveSummary>(); });
   Need([AM] { AM->get<RecomputeMarks>(); });
   Need([AM] { AM->get<OpTable>(); });
   Need([AM] { AM->get<KernelSummary>(); });
   Need([AM] { AM->get<ShortKernels>(); });
-  Need([AM] {
-    AM->get<UnifiedPerfTable>();
-    AM->get<PerfSheets>();
-  });
+  // findings.json's file hash: reading the whole file, off the report's
+  // serial path.
+  Need([AM] { AM->get<TraceFileHash>(); });
   if (Has("kernel-fusion"))
     Need([AM] { AM->get<FusionCandidates>(); });
   if (Has("compare"))
