@@ -249,15 +249,12 @@ analysisJobs(AnalysisManager &AMRef, ArrayRef<std::string> Passes) {
   auto Need = [&](auto Get) { Jobs.push_back(Get); };
   auto Has = [&](StringRef N) { return llvm::is_contained(Passes, N); };
   // Reports (analysis.md, perf_report_csvs, findings.json). The unified
-  // table is the longest and its temporaries peak near its end: the
-  // analyses with large temporaries of their own (launch stats, multi
-  // kernel data) run first on the other thread, while it is still small.
+  // table is the longest job and its temporaries peak near its end; the
+  // perf sheets run next to it. Analyses only passes need (launch stats,
+  // multi-kernel data) come last, so that their results and temporaries
+  // are not yet alive at that peak.
   Need([AM] { AM->get<UnifiedPerfTable>(); });
   Need([AM] { AM->get<GpuTimeline>(); });
-  if (Has("cpu-idle"))
-    Need([AM] { AM->get<LaunchStats>(); });
-  if (Has("multi-kernel"))
-    Need([AM] { AM->get<MultiKernelData>(); });
   Need([AM] { AM->get<PerfSheets>(); });
   Need([AM] { AM->get<WorkloadInfo>(); });
   Need([AM] { AM->get<CollectiveSummary>(); });
@@ -268,6 +265,10 @@ analysisJobs(AnalysisManager &AMRef, ArrayRef<std::string> Passes) {
   // findings.json's file hash: reading the whole file, off the report's
   // serial path.
   Need([AM] { AM->get<TraceFileHash>(); });
+  if (Has("cpu-idle"))
+    Need([AM] { AM->get<LaunchStats>(); });
+  if (Has("multi-kernel"))
+    Need([AM] { AM->get<MultiKernelData>(); });
   if (Has("kernel-fusion"))
     Need([AM] { AM->get<FusionCandidates>(); });
   if (Has("compare"))
