@@ -1,4 +1,6 @@
 //===- ImporterTest.cpp - Parsing edge cases of the Kineto importer -------===//
+#include "GzipForTest.h"
+
 #include "tl/Import/Importer.h"
 #include "tl/IR/Printer.h"
 #include "tl/IR/Verifier.h"
@@ -7,24 +9,9 @@
 #include "gtest/gtest.h"
 
 #include <cstring>
-#include <zlib.h>
 
 using namespace tl;
-
-static std::string gzip(llvm::StringRef Text) {
-  z_stream Z;
-  std::memset(&Z, 0, sizeof(Z));
-  deflateInit2(&Z, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY);
-  std::string Out(deflateBound(&Z, Text.size()) + 32, '\0');
-  Z.next_in = (Bytef *)Text.data();
-  Z.avail_in = unsigned(Text.size());
-  Z.next_out = (Bytef *)Out.data();
-  Z.avail_out = unsigned(Out.size());
-  deflate(&Z, Z_FINISH);
-  Out.resize(Z.total_out);
-  deflateEnd(&Z);
-  return Out;
-}
+using tl::test::gzip;
 
 static std::string errorOf(llvm::StringRef Data) {
   auto T = importTraceFromBuffer(Data, "t.json");

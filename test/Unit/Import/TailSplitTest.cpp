@@ -7,6 +7,8 @@
 // one-thread import.
 //
 //===----------------------------------------------------------------------===//
+#include "GzipForTest.h"
+
 #include "tl/IR/Printer.h"
 #include "tl/IR/Verifier.h"
 #include "tl/Import/Importer.h"
@@ -18,9 +20,9 @@
 #include <cstdio>
 #include <cstring>
 #include <thread>
-#include <zlib.h>
 
 using namespace tl;
+using tl::test::gzip;
 
 namespace {
 
@@ -56,21 +58,6 @@ ImportOptions oneThread() {
   ImportOptions O;
   O.Threads = 1;
   return O;
-}
-
-std::string gzip(llvm::StringRef Text) {
-  z_stream Z;
-  std::memset(&Z, 0, sizeof(Z));
-  deflateInit2(&Z, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY);
-  std::string Out(deflateBound(&Z, Text.size()) + 32, '\0');
-  Z.next_in = (Bytef *)Text.data();
-  Z.avail_in = unsigned(Text.size());
-  Z.next_out = (Bytef *)Out.data();
-  Z.avail_out = unsigned(Out.size());
-  deflate(&Z, Z_FINISH);
-  Out.resize(Z.total_out);
-  deflateEnd(&Z);
-  return Out;
 }
 
 /// A trace whose bytes look like event boundaries in many wrong places.
