@@ -198,6 +198,7 @@ FusionCandidates::FusionCandidates(const Trace &T, AnalysisManager &AM) {
   // 1. Module pass over host tree events in file order.
   std::vector<FusionCandidate> Module;
   llvm::StringMap<size_t> Seen; // base name -> index into Module
+  constexpr size_t Dropped = ~size_t(0); // a base the filters drop
   // Kernel time of a repeated instance's subtree. Nested repeats (a chain of
   // one module name nested D deep) would re-sum D^2/2 kernels, so ranges
   // above SubtreeKernelIndex::DirectLimit read a prefix sum over the GPU
@@ -235,25 +236,63 @@ FusionCandidates::FusionCandidates(const Trace &T, AnalysisManager &AM) {
       continue;
     std::string Base = fusionBaseName(T.name(E));
     if (auto It = Seen.find(Base); It != Seen.end()) {
+      if (It->second == Dropped)
+        continue;
       FusionCandidate &C = Module[It->second];
       ++C.InstanceCount;
       C.TotalKernelTimeUs += SubtreeKernelTime(Gpu);
       continue;
     }
+    // The filters below the loop read only kernel-name facts, so a base
+    // they would drop is registered without building its kernel list (most
+    // python frames own large subtrees and end up dropped).
+    size_t NumKernels = 0, NumEligible = 0;
+    bool AnyFused = false, HasMat = false, HasOther = false,
+         OthersNormish = true;
+    for (EventId G : Gpu) {
+      if (T.kind(G) != EventKind::Kernel)
+        continue;
+      const NameFacts &NF = FactsOf(G);
+      ++NumKernels;
+      NumEligible += NF.Eligible;
+      AnyFused |= NF.Fused;
+      if (NF.Mat) {
+        HasMat = true;
+      } else {
+        HasOther = true;
+        OthersNormish &= NF.Normish;
+      }
+    }
+    if (NumKernels < 2)
+      continue; // base not registered
+    if (AnyFused || NumEligible < 2 || (HasMat && HasOther && OthersNormish)) {
+      Seen[Base] = Dropped;
+      continue;
+    }
     FusionCandidate C;
     // The reference's gpu_events are in file order of their launches
     // (it links runtime events in trace order), not in time order.
-    auto LaunchUid = [&](EventId G) {
-      EventId R = T.parent(G);
-      return R == NoEvent ? T.uid(G) : T.uid(R);
-    };
-    std::vector<EventId> Sorted(Gpu.begin(), Gpu.end());
-    llvm::stable_sort(Sorted, [&](EventId A, EventId B) {
-      return LaunchUid(A) < LaunchUid(B);
-    });
+    // Keys are read once; (launch uid, position) pairs sort stably.
+    std::vector<EventId> Sorted;
+    Sorted.reserve(NumKernels);
+    for (EventId G : Gpu)
+      if (T.kind(G) == EventKind::Kernel)
+        Sorted.push_back(G);
+    std::vector<std::pair<uint64_t, uint32_t>> Keyed;
+    Keyed.reserve(Sorted.size());
     for (EventId G : Sorted) {
-      if (T.kind(G) != EventKind::Kernel)
-        continue;
+      EventId R = T.parent(G);
+      Keyed.emplace_back(R == NoEvent ? T.uid(G) : T.uid(R), Keyed.size());
+    }
+    if (!llvm::is_sorted(Keyed)) {
+      llvm::sort(Keyed);
+      std::vector<EventId> ByPos = std::move(Sorted);
+      Sorted.clear();
+      for (const auto &KP : Keyed)
+        Sorted.push_back(ByPos[KP.second]);
+    }
+    C.Kernels.reserve(Sorted.size());
+    for (EventId G : Sorted) {
       const NameFacts &NF = FactsOf(G);
       FusionKernel FK;
       FK.Name = T.name(G).str();
@@ -265,8 +304,6 @@ FusionCandidates::FusionCandidates(const Trace &T, AnalysisManager &AM) {
       C.HasFusedKernel |= NF.Fused;
       C.Kernels.push_back(std::move(FK));
     }
-    if (C.Kernels.size() < 2)
-      continue; // base not registered
     C.ModuleName = T.name(E).str();
     C.BaseName = Base;
     for (EventId P = T.parent(E); P != NoEvent; P = T.parent(P)) {
@@ -285,26 +322,10 @@ FusionCandidates::FusionCandidates(const Trace &T, AnalysisManager &AM) {
     Seen[Base] = Module.size();
     Module.push_back(std::move(C));
   }
-  std::vector<FusionCandidate> Out;
-  for (FusionCandidate &C : Module) {
-    if (C.HasFusedKernel || C.EligibleCount < 2)
-      continue;
-    // GEMM+norm-only groups are already well served by library epilogues.
-    bool HasMat = false, HasOther = false, OthersNormish = true;
-    for (const FusionKernel &K : C.Kernels) {
-      const NameFacts &NF = FactsOfId(K.NameId);
-      if (NF.Mat) {
-        HasMat = true;
-        continue;
-      }
-      HasOther = true;
-      if (!NF.Normish)
-        OthersNormish = false;
-    }
-    if (HasMat && HasOther && OthersNormish)
-      continue;
-    Out.push_back(std::move(C));
-  }
+  // Module now holds only bases that pass: no already-fused kernel, at
+  // least two eligible ones, and not GEMM+norm only (library epilogues
+  // already serve those).
+  std::vector<FusionCandidate> Out = std::move(Module);
 
   // 2. Sibling sequences: leaf ops launching exactly one kernel, by parent.
   std::vector<EventId> Parents;
