@@ -120,6 +120,14 @@ ArgValue ArgValue::get(llvm::StringRef Key) const {
   return S->memberByKey(Node, S->strings().lookup(Key));
 }
 
+ArgValue ArgValue::getByKeyId(uint32_t KeyId, bool *Found) const {
+  if (Found)
+    *Found = false;
+  if (type() != Type::Object)
+    return ArgValue();
+  return S->memberByKey(Node, KeyId, Found);
+}
+
 bool ArgValue::hasKey(llvm::StringRef Key) const {
   if (type() != Type::Object)
     return false;

@@ -56,6 +56,10 @@ public:
   ArgValue get(llvm::StringRef Key) const;
   bool has(llvm::StringRef Key) const { return !get(Key).isNull() || hasKey(Key); }
   bool hasKey(llvm::StringRef Key) const;
+  /// Object member by interned key id (StringPool::lookup of the key, 0 =
+  /// absent): callers asking many events for the same keys look each key
+  /// up once. Found, when non-null, tells a present null from an absent key.
+  ArgValue getByKeyId(uint32_t KeyId, bool *Found = nullptr) const;
 
   /// JSON text of this value (compact, keys in original order).
   std::string toJson() const;

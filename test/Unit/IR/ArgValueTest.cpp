@@ -173,6 +173,18 @@ TEST_F(Fixture, CompactObjectKeepsEveryValue) {
   EXPECT_TRUE(V.get("n").isNull());
   EXPECT_TRUE(V.hasKey("n"));
   EXPECT_FALSE(V.hasKey("missing"));
+  // By interned key id: the same views as get(), and present-null vs absent.
+  bool Found = false;
+  EXPECT_EQ(V.getByKeyId(P.lookup("big"), &Found).identity(),
+            V.get("big").identity());
+  EXPECT_TRUE(Found);
+  EXPECT_EQ(V.getByKeyId(P.lookup("s")).getString(), "str");
+  EXPECT_TRUE(V.getByKeyId(P.lookup("n"), &Found).isNull());
+  EXPECT_TRUE(Found);
+  EXPECT_TRUE(V.getByKeyId(P.lookup("missing"), &Found).isNull());
+  EXPECT_FALSE(Found);
+  EXPECT_FALSE(V.get("s").getByKeyId(P.lookup("s"), &Found));
+  EXPECT_FALSE(Found);
   EXPECT_EQ(V.valueAt(6)[0].getInt(), 1);
   EXPECT_EQ(V.get("o").get("k").getInt(), 3);
   EXPECT_EQ(V.get("small").size(), 0u);
