@@ -17,6 +17,7 @@
 //===----------------------------------------------------------------------===//
 #include "tl/Analysis/AnalysisManager.h"
 #include "tl/Support/HeapTrim.h"
+#include "tl/Support/ThreadTiming.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -30,7 +31,6 @@
 #include <map>
 #include <mutex>
 #include <thread>
-#include <time.h>
 
 using namespace llvm;
 
@@ -43,13 +43,6 @@ struct Entry {
   bool InProgress = false;
   std::thread::id Owner;
 };
-
-double cpuNow() {
-  timespec TS;
-  if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &TS) != 0)
-    return 0;
-  return TS.tv_sec + TS.tv_nsec * 1e-9;
-}
 } // namespace
 
 struct AnalysisManager::Impl {
@@ -133,13 +126,13 @@ const void *AnalysisManager::getImpl(StringRef Name, Factory Make) {
   L.unlock();
 
   auto Wall0 = std::chrono::steady_clock::now();
-  double Cpu0 = cpuNow();
+  double Cpu0 = threadCpuSeconds();
   std::shared_ptr<const void> V;
   {
     TimeTraceScope Scope("analysis", Name);
     V = Make();
   }
-  double Cpu = cpuNow() - Cpu0;
+  double Cpu = threadCpuSeconds() - Cpu0;
   double Wall = std::chrono::duration<double>(
                     std::chrono::steady_clock::now() - Wall0)
                     .count();

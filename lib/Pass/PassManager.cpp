@@ -2,6 +2,7 @@
 #include "tl/Pass/PassManager.h"
 #include "tl/Analysis/AnalysisManager.h"
 #include "tl/Report/FindingSink.h"
+#include "tl/Support/ThreadTiming.h"
 
 #include "llvm/Support/Chrono.h"
 #include "llvm/Support/ThreadPool.h"
@@ -12,39 +13,14 @@
 #include <chrono>
 #include <exception>
 #include <mutex>
-#include <time.h>
 
 using namespace llvm;
 
 namespace tl {
 
-double threadCpuSeconds() {
-  timespec TS;
-  if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &TS) != 0)
-    return 0;
-  return TS.tv_sec + TS.tv_nsec * 1e-9;
-}
-
 PassManager::PassManager(PassPipeline Pipeline)
     : Passes(Pipeline.takePasses()) {}
 PassManager::~PassManager() = default;
-
-namespace {
-/// Worker threads of the pool need their own time-trace profiler instance.
-struct TimeTraceThreadScope {
-  bool Owned = false;
-  explicit TimeTraceThreadScope(bool Enabled) {
-    if (Enabled && !getTimeTraceProfilerInstance()) {
-      timeTraceProfilerInitialize(/*TimeTraceGranularity=*/0, "tl-opt");
-      Owned = true;
-    }
-  }
-  ~TimeTraceThreadScope() {
-    if (Owned)
-      timeTraceProfilerFinishThread();
-  }
-};
-} // namespace
 
 std::vector<PassResult> PassManager::run(const Trace &T, AnalysisManager &AM,
                                          const PassManagerOptions &Opts) {

@@ -1,12 +1,14 @@
 //===- EmitterRegistry.cpp - Running emitters, atomic writes --------------===//
 #include "tl/Report/Emitter.h"
+#include "tl/Support/ThreadTiming.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/ThreadPool.h"
+#include "llvm/Support/Threading.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
-#include <time.h>
 
 using namespace llvm;
 
@@ -20,32 +22,48 @@ void EmitterRegistry::add(std::unique_ptr<Emitter> E) {
   Emitters.push_back(std::move(E));
 }
 
-static double threadCpuNow() {
-  timespec TS;
-  if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &TS) != 0)
-    return 0;
-  return TS.tv_sec + TS.tv_nsec * 1e-9;
-}
-
 Error EmitterRegistry::emitAll(const ReportContext &Ctx,
-                               std::vector<EmitterTiming> *Timings) const {
-  Error All = Error::success();
-  for (const auto &E : Emitters) {
+                               std::vector<EmitterTiming> *Timings,
+                               const EmitOptions &Opts) const {
+  size_t N = Emitters.size();
+  std::vector<Error> Errors;
+  for (size_t I = 0; I < N; ++I)
+    Errors.push_back(Error::success());
+  std::vector<EmitterTiming> Times(N);
+  auto RunOne = [&](size_t I, bool OnWorker) {
+    TimeTraceThreadScope TTS(Opts.TimeTrace && OnWorker);
+    const Emitter &E = *Emitters[I];
     auto Wall0 = std::chrono::steady_clock::now();
-    double Cpu0 = threadCpuNow();
-    Error Err = E->emit(Ctx);
+    double Cpu0 = threadCpuSeconds();
+    Errors[I] = Emitters[I]->emit(Ctx);
+    Times[I] = {E.name().str(),
+                std::chrono::duration<double>(
+                    std::chrono::steady_clock::now() - Wall0)
+                    .count(),
+                threadCpuSeconds() - Cpu0};
+  };
+  unsigned Threads = Opts.Threads;
+  if (Threads == 0)
+    Threads = hardware_concurrency().compute_thread_count();
+  if (Threads <= 1 || N <= 1) {
+    for (size_t I = 0; I < N; ++I)
+      RunOne(I, /*OnWorker=*/false);
+  } else {
+    DefaultThreadPool Pool(hardware_concurrency(Threads));
+    for (size_t I = 0; I < N; ++I)
+      Pool.async([&RunOne, I] { RunOne(I, /*OnWorker=*/true); });
+    Pool.wait();
+  }
+  // Errors and timings come out in registration order whatever the threads.
+  Error All = Error::success();
+  for (size_t I = 0; I < N; ++I) {
     if (Timings)
-      Timings->push_back(
-          {E->name().str(),
-           std::chrono::duration<double>(std::chrono::steady_clock::now() -
-                                         Wall0)
-               .count(),
-           threadCpuNow() - Cpu0});
-    if (Err)
+      Timings->push_back(std::move(Times[I]));
+    if (Errors[I])
       All = joinErrors(std::move(All),
                        createStringError(inconvertibleErrorCode(),
-                                         E->name() + ": " +
-                                             toString(std::move(Err))));
+                                         Emitters[I]->name() + ": " +
+                                             toString(std::move(Errors[I]))));
   }
   return All;
 }

@@ -723,7 +723,10 @@ int run(int argc, char **argv) {
                     EC.message());
       }
       std::vector<EmitterTiming> EmitTimes;
-      Error E = Emitters.emitAll(Ctx, &EmitTimes);
+      EmitOptions EOpts;
+      EOpts.Threads = Threads;
+      EOpts.TimeTrace = !O.TimeTrace.empty();
+      Error E = Emitters.emitAll(Ctx, &EmitTimes, EOpts);
       PrintRunInfo(EmitTimes);
       if (E)
         return fail(toString(std::move(E)));

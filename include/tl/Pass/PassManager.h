@@ -76,9 +76,6 @@ void printTiming(llvm::raw_ostream &OS, llvm::ArrayRef<PassRunInfo> Runs,
                  bool Json, llvm::ArrayRef<EmitterTiming> Emitters = {});
 void printStatistics(llvm::raw_ostream &OS, llvm::ArrayRef<PassRunInfo> Runs);
 
-/// Thread CPU time in seconds (for timings).
-double threadCpuSeconds();
-
 } // namespace tl
 
 #endif // TL_PASS_PASSMANAGER_H

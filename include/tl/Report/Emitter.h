@@ -86,6 +86,14 @@ struct EmitterTiming {
   double CpuSeconds = 0;
 };
 
+/// How emitAll runs the emitters.
+struct EmitOptions {
+  /// Threads to run them on: 0 = one per core, 1 = in order on the caller.
+  unsigned Threads = 1;
+  /// Pool threads start their own --time-trace profiler.
+  bool TimeTrace = false;
+};
+
 class EmitterRegistry {
 public:
   EmitterRegistry();
@@ -94,11 +102,14 @@ public:
   llvm::ArrayRef<std::unique_ptr<Emitter>> emitters() const {
     return Emitters;
   }
-  /// Run every emitter in registration order; all run even when one fails,
-  /// the errors are joined.
+  /// Run every emitter; all run even when one fails, the errors are joined
+  /// in registration order. With Opts.Threads != 1 they run concurrently:
+  /// an emitter writes only its own files and reads Ctx (const) and the
+  /// thread-safe AnalysisManager.
   /// Timings, when given, receives one entry per emitter in that order.
   llvm::Error emitAll(const ReportContext &Ctx,
-                      std::vector<EmitterTiming> *Timings = nullptr) const;
+                      std::vector<EmitterTiming> *Timings = nullptr,
+                      const EmitOptions &Opts = {}) const;
 
 private:
   std::vector<std::unique_ptr<Emitter>> Emitters;
