@@ -410,10 +410,19 @@ struct OpPerfCache::Entry {
 };
 struct OpPerfCache::Impl {
   std::unordered_map<Key, Entry, KeyHash> Models;
+  /// Interned ids of the five model args (0 when no event has the key):
+  /// looked up once, not per event and key.
+  StrId ArgKeys[5] = {0, 0, 0, 0, 0};
 };
 
 OpPerfCache::OpPerfCache(const Trace &T, const SubtreeKernelIndex &Idx)
-    : T(T), Idx(Idx), P(std::make_unique<Impl>()) {}
+    : T(T), Idx(Idx), P(std::make_unique<Impl>()) {
+  static const char *const Keys[5] = {"Input Dims", "Input type",
+                                      "Input Strides", "Concrete Inputs",
+                                      "Output type"};
+  for (int I = 0; I < 5; ++I)
+    P->ArgKeys[I] = T.strings().lookup(Keys[I]);
+}
 OpPerfCache::~OpPerfCache() = default;
 
 bool OpPerfCache::isGemmNamed(EventId K) {
@@ -424,17 +433,14 @@ bool OpPerfCache::isGemmNamed(EventId K) {
 }
 
 const OpPerfCache::Entry &OpPerfCache::model(EventId E, EventId GemmKernel) {
-  static const char *const ArgKeys[5] = {"Input Dims", "Input type",
-                                         "Input Strides", "Concrete Inputs",
-                                         "Output type"};
   Key K;
   K.Name = T.nameId(E);
   K.Gemm = GemmKernel == NoEvent ? 0 : T.nameId(GemmKernel) + 1;
   ArgValue A = T.args(E);
   if (A && A.isObject()) {
-    for (int I = 0; I < 5; ++I)
-      K.Args[I] = A.get(ArgKeys[I]).identity();
-    K.HasOutput = A.hasKey("Output type");
+    for (int I = 0; I < 4; ++I)
+      K.Args[I] = A.getByKeyId(P->ArgKeys[I]).identity();
+    K.Args[4] = A.getByKeyId(P->ArgKeys[4], &K.HasOutput).identity();
   }
   auto [It, New] = P->Models.try_emplace(K);
   if (!New)
