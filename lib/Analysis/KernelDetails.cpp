@@ -20,7 +20,6 @@ std::vector<KernelDetail> tl::kernelDetailsOf(const Trace &T,
 
 std::vector<KernelStat> tl::summarizeKernelDetails(
     llvm::ArrayRef<const std::vector<KernelDetail> *> Lists) {
-  std::vector<KernelStat> Out;
   const std::vector<KernelDetail> *Template = nullptr;
   for (const auto *L : Lists)
     if (L && !L->empty()) {
@@ -28,17 +27,33 @@ std::vector<KernelStat> tl::summarizeKernelDetails(
       break;
     }
   if (!Template)
-    return Out;
+    return {};
   size_t N = Template->size();
+  std::vector<double> Durs;
+  for (const auto *L : Lists)
+    if (L && L->size() == N)
+      for (const KernelDetail &K : *L)
+        Durs.push_back(K.Dur);
+  return summarizeKernelDurations(*Template, Durs);
+}
+
+std::vector<KernelStat>
+tl::summarizeKernelDurations(llvm::ArrayRef<KernelDetail> Template,
+                             llvm::ArrayRef<double> Durs) {
+  std::vector<KernelStat> Out;
+  size_t N = Template.size();
+  if (!N)
+    return Out;
+  size_t Lists = Durs.size() / N;
   std::vector<double> D;
+  D.reserve(Lists);
   for (size_t I = 0; I < N; ++I) {
     D.clear();
-    for (const auto *L : Lists)
-      if (L && L->size() == N)
-        D.push_back((*L)[I].Dur);
+    for (size_t L = 0; L < Lists; ++L)
+      D.push_back(Durs[L * N + I]);
     KernelStat S;
-    S.Name = (*Template)[I].Name.str();
-    S.Stream = (*Template)[I].Stream;
+    S.Name = Template[I].Name.str();
+    S.Stream = Template[I].Stream;
     S.Position = I;
     S.Count = D.size();
     S.TotalUs = numpySum(D);

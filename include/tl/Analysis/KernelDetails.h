@@ -36,6 +36,14 @@ std::vector<KernelDetail> kernelDetailsOf(const Trace &T,
 std::vector<KernelStat>
 summarizeKernelDetails(llvm::ArrayRef<const std::vector<KernelDetail> *> Lists);
 
+/// summarizeKernelDetails with the lists given by their durations alone:
+/// Template is the first non-empty list; Durs holds, list after list in
+/// group order, the durations of every list of the template's length (the
+/// template's own included). Groups of millions of ops need no per-op list.
+std::vector<KernelStat>
+summarizeKernelDurations(llvm::ArrayRef<KernelDetail> Template,
+                         llvm::ArrayRef<double> Durs);
+
 /// Entries a kernel-details text lists; a longer summary (an op owning the
 /// kernels of a subtree nested thousands deep) ends with the element
 /// '... N more kernels' instead. The shared traces list at most 12.
