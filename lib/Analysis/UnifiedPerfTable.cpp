@@ -85,11 +85,14 @@ struct Instance {
 };
 
 /// Children for the DFS: python functions are transparent.
-void pushChildren(const Trace &T, EventId E, std::vector<EventId> &Stack) {
-  std::vector<EventId> Out;
-  std::vector<EventId> Work{E};
+/// Out and S are scratch buffers kept across calls.
+void pushChildren(const Trace &T, EventId E, std::vector<EventId> &Stack,
+                  std::vector<EventId> &Out,
+                  std::vector<std::pair<EventId, size_t>> &S) {
+  Out.clear();
+  S.clear();
   // Expand python frames in place, keeping order.
-  std::vector<std::pair<EventId, size_t>> S{{E, 0}};
+  S.push_back({E, 0});
   while (!S.empty()) {
     auto &[X, I] = S.back();
     llvm::ArrayRef<EventId> C = T.children(X);
@@ -224,7 +227,8 @@ struct GroupText {
 /// The §5.1 columns of one instance as copyPerfColumns fills them.
 struct PerfCols {
   double Gflops = NaN, DataMB = NaN, FpB = NaN, TBs = NaN, TFs = NaN;
-  std::optional<std::string> Spec, RoofB;
+  /// Texts of the OpPerf they were copied from.
+  std::optional<llvm::StringRef> Spec, RoofB;
   double RoofT = NaN, PctRoof = NaN;
   double KernelTime = 0;
 };
@@ -245,8 +249,10 @@ UnifiedPerfTable::UnifiedPerfTable(const Trace &T, AnalysisManager &AM) {
   // --- Collection (iterative DFS, visited set).
   std::vector<Instance> Insts;
   std::vector<uint8_t> Visited(T.size(), 0);
+  std::vector<EventId> Stack, Out;
+  std::vector<std::pair<EventId, size_t>> Scratch;
   for (EventId Root : T.cpuRoots()) {
-    std::vector<EventId> Stack{Root};
+    Stack.assign(1, Root);
     while (!Stack.empty()) {
       EventId E = Stack.back();
       Stack.pop_back();
@@ -263,13 +269,13 @@ UnifiedPerfTable::UnifiedPerfTable(const Trace &T, AnalysisManager &AM) {
       std::string BC;
       if (soleBackward(T, E, F, Perfs, Fw, BC)) {
         if (F.ModelBelow[E])
-          pushChildren(T, E, Stack);
+          pushChildren(T, E, Stack, Out, Scratch);
         else
           Insts.push_back({E, NoEvent, T.uid(E), true, Fw, BC});
         continue;
       }
       if (F.ModelBelow[E]) {
-        pushChildren(T, E, Stack);
+        pushChildren(T, E, Stack, Out, Scratch);
         continue;
       }
       if (isLeafCpuOp(T, E)) {
@@ -278,7 +284,7 @@ UnifiedPerfTable::UnifiedPerfTable(const Trace &T, AnalysisManager &AM) {
           Insts.push_back({E, NoEvent, T.uid(E), false, NoEvent, ""});
         continue;
       }
-      pushChildren(T, E, Stack);
+      pushChildren(T, E, Stack, Out, Scratch);
     }
   }
   for (const Instance &I : Insts)
@@ -320,105 +326,164 @@ UnifiedPerfTable::UnifiedPerfTable(const Trace &T, AnalysisManager &AM) {
   }
 
   // --- One row per instance, grouped as it is made (first-appearance
-  // order of the kept rows).
+  // order of the kept rows). A GB trace has millions of instances but
+  // thousands of groups: an instance is grouped by ids (name, category,
+  // track, argument values); the group key texts are made only when those
+  // ids are new.
   const OpTable &Ops = AM.get<OpTable>();
-  auto firstDirectKernel = [&](EventId E) -> llvm::StringRef {
-    return Ops.firstKernelName(E);
-  };
   std::map<std::vector<std::string>, size_t> GroupOf;
   std::vector<std::vector<size_t>> Groups;
   std::vector<GroupText> Texts;
   std::vector<InstRow> IRows;
   IRows.reserve(Insts.size());
-  // Per-instance texts, moved into the group when it is new.
-  GroupText Cur;
+  // Category texts by id, and the categorizer's answers by (name, first
+  // kernel name text).
+  std::vector<std::string> CatText;
+  llvm::StringMap<uint32_t> CatIdOf;
+  auto catId = [&](llvm::StringRef C) {
+    auto [It, New] = CatIdOf.try_emplace(C, uint32_t(CatText.size()));
+    if (New)
+      CatText.push_back(C.str());
+    return It->second;
+  };
+  llvm::DenseMap<std::tuple<StrId, const char *, size_t>, uint32_t>
+      CategorizeMemo;
+  auto categorize = [&](EventId E, llvm::StringRef Kernel) {
+    auto [It, New] = CategorizeMemo.try_emplace(
+        {T.nameId(E), Kernel.data(), Kernel.size()}, 0);
+    if (New)
+      It->second = catId(Reg.categorize(T.name(E), Kernel));
+    return It->second;
+  };
+  static const char *const KeyArgs[4] = {"Input Dims", "Input type",
+                                         "Input Strides", "Concrete Inputs"};
+  StrId KeyIds[4];
+  for (int J = 0; J < 4; ++J)
+    KeyIds[J] = T.strings().lookup(KeyArgs[J]);
+  // What the group key of the current instance is made from.
+  struct Cur {
+    EventId E = NoEvent, Kernel = NoEvent; // Kernel: synthetic ops
+    std::string SynthName;
+    uint32_t Cat = 0;
+    ArgValue Vals[4];
+    uint32_t Present = 0; // bit J: key J is present and not null
+  } C;
+  // (name, synthetic kernel name + 1, category, track, argument values,
+  // presence bits and recompute mark) -> group. Equal ids give equal
+  // texts (argument values by stored identity), so this only saves work.
+  using MemoKey = std::tuple<uint64_t, uint64_t, uint64_t, uint64_t, uint64_t,
+                             uint64_t, uint64_t>;
+  llvm::DenseMap<MemoKey, uint32_t> Memo;
+  llvm::DenseMap<uint64_t, std::string> ReprOf;
   std::vector<std::string> K;
-  auto groupOf = [&](EventId E) -> uint32_t {
+  auto groupOf = [&]() -> uint32_t {
+    EventId E = C.E;
+    uint64_t Rec = RM ? (RM->isRecompute(E) ? 2 : 1) : 0;
+    uint64_t Id[4];
+    for (int J = 0; J < 4; ++J)
+      Id[J] = (C.Present >> J & 1) ? C.Vals[J].identity() : 0;
+    MemoKey MK{(uint64_t(T.nameId(E)) << 32) |
+                   (C.Kernel == NoEvent ? 0 : T.nameId(C.Kernel) + 1),
+               (uint64_t(C.Cat) << 32) | T.track(E),
+               Id[0],
+               Id[1],
+               Id[2],
+               Id[3],
+               (uint64_t(C.Present) << 8) | Rec};
+    auto [MI, MNew] = Memo.try_emplace(MK, 0);
+    if (!MNew)
+      return MI->second;
+    GroupText GT;
+    GT.Name = C.Kernel == NoEvent ? T.name(E).str() : C.SynthName;
+    GT.Category = CatText[C.Cat];
+    for (int J = 0; J < 4; ++J) {
+      if (!(C.Present >> J & 1))
+        continue;
+      // Shape lists are interned: one repr per stored value.
+      auto [It, New] = ReprOf.try_emplace(Id[J]);
+      if (New)
+        It->second = pyRepr(argToPy(C.Vals[J], true));
+      GT.Keys[J] = It->second;
+      GT.KeyPresent[J] = true;
+    }
     K.clear();
-    K.push_back(Cur.Name);
-    K.push_back(Cur.Category);
+    K.push_back(GT.Name);
+    K.push_back(GT.Category);
     K.push_back(processNameOf(T, E));
     K.push_back(processLabelOf(T, E));
     K.push_back(threadNameOf(T, E));
     for (int J = 0; J < 4; ++J)
-      K.push_back(Cur.KeyPresent[J] ? Cur.Keys[J] : "None");
+      K.push_back(GT.KeyPresent[J] ? GT.Keys[J] : "None");
     if (RM)
       K.push_back(RM->isRecompute(E) ? "True" : "False");
     auto [It, New] = GroupOf.try_emplace(K, Groups.size());
     if (New) {
       Groups.emplace_back();
-      Texts.push_back(std::move(Cur));
+      Texts.push_back(std::move(GT));
     }
-    return static_cast<uint32_t>(It->second);
+    MI->second = static_cast<uint32_t>(It->second);
+    return MI->second;
   };
-  llvm::DenseMap<uint64_t, std::string> ReprOf;
   for (size_t II = 0; II < Insts.size(); ++II) {
     const Instance &I = Insts[II];
     InstRow R;
     R.Inst = static_cast<uint32_t>(II);
     EventId E = I.E;
     R.Dur = T.dur(E);
-    Cur = GroupText();
+    C.E = E;
+    C.Kernel = I.Kernel;
+    C.Present = 0;
     ArgValue A = T.args(E);
-    static const char *const KeyArgs[4] = {"Input Dims", "Input type",
-                                           "Input Strides", "Concrete Inputs"};
-    for (int K = 0; K < 4; ++K) {
-      if (!A || !A.isObject())
-        break;
-      ArgValue V = A.get(KeyArgs[K]);
-      if (V.isNull())
-        continue; // missing or null: None
-      // Shape lists are interned: one repr per stored value.
-      auto [It, New] = ReprOf.try_emplace(V.identity());
-      if (New)
-        It->second = pyRepr(argToPy(V, true));
-      Cur.Keys[K] = It->second;
-      Cur.KeyPresent[K] = true;
-    }
+    if (A && A.isObject())
+      for (int J = 0; J < 4; ++J) {
+        ArgValue V = A.getByKeyId(KeyIds[J]);
+        C.Vals[J] = V;
+        if (!V.isNull()) // missing or null: None
+          C.Present |= 1u << J;
+      }
     if (I.Kernel != NoEvent) {
-      Cur.Name =
+      C.SynthName =
           (T.name(E) + "->" + T.name(I.Kernel) + " (Synthetic Op)").str();
       R.GpuEvents = llvm::ArrayRef<EventId>(Insts[II].Kernel);
       // The copy keeps the parent's kernel_details (§2.8 launcher list).
-      Cur.Category = Reg.categorize(Cur.Name, firstDirectKernel(E));
+      C.Cat = catId(Reg.categorize(C.SynthName, Ops.firstKernelName(E)));
       R.KernelTime = kernelBusyTime(T, R.GpuEvents);
-      R.Group = groupOf(E);
+      R.Group = groupOf();
       Groups[R.Group].push_back(IRows.size());
       IRows.push_back(std::move(R));
       continue;
     }
-    Cur.Name = T.name(E).str();
     R.GpuEvents = T.subtreeGpuEvents(E);
     bool Grouped = false;
-    std::optional<std::string> Spec, RoofB;
     auto Fill = [&](const OpPerf &P) {
-      PerfCols C;
-      copyPerfColumns(C, P);
-      R.Gflops = C.Gflops;
-      R.DataMB = C.DataMB;
-      R.FpB = C.FpB;
-      R.TBs = C.TBs;
-      R.TFs = C.TFs;
-      R.RoofT = C.RoofT;
-      R.PctRoof = C.PctRoof;
-      R.KernelTime = C.KernelTime;
-      Spec = std::move(C.Spec);
-      RoofB = std::move(C.RoofB);
+      PerfCols PC;
+      copyPerfColumns(PC, P);
+      R.Gflops = PC.Gflops;
+      R.DataMB = PC.DataMB;
+      R.FpB = PC.FpB;
+      R.TBs = PC.TBs;
+      R.TFs = PC.TFs;
+      R.RoofT = PC.RoofT;
+      R.PctRoof = PC.PctRoof;
+      R.KernelTime = PC.KernelTime;
+      // The category is known here, so Fill groups; the texts live in P.
+      R.Group = groupOf();
+      Grouped = true;
+      GroupText &GT = Texts[R.Group];
+      if (!GT.Spec && PC.Spec)
+        GT.Spec = PC.Spec->str();
+      if (!GT.RoofB && PC.RoofB)
+        GT.RoofB = PC.RoofB->str();
       // Only the group's first instance with params keeps them.
-      if (!P.Model->Params.empty()) {
-        R.Group = groupOf(E);
-        Grouped = true;
-        GroupText &GT = Texts[R.Group];
-        if (!GT.Params) {
-          std::vector<std::pair<std::string, std::string>> PP;
-          for (const auto &KV : P.Model->Params)
-            PP.emplace_back(KV.first, pyRepr(KV.second));
-          GT.Params = std::move(PP);
-        }
+      if (!P.Model->Params.empty() && !GT.Params) {
+        std::vector<std::pair<std::string, std::string>> PP;
+        for (const auto &KV : P.Model->Params)
+          PP.emplace_back(KV.first, pyRepr(KV.second));
+        GT.Params = std::move(PP);
       }
     };
     if (I.SoleBwd) {
-      Cur.Category = I.BwdCategory;
+      C.Cat = catId(I.BwdCategory);
       R.HasModel = true;
       auto P = Perfs.get(I.Fwd, true, Arch);
       if (P)
@@ -432,8 +497,8 @@ UnifiedPerfTable::UnifiedPerfTable(const Trace &T, AnalysisManager &AM) {
       EventId FirstK = NoEvent;
       auto P = Perfs.get(E, false, Arch, &FirstK);
       // The categorizer sees the kernel_details metrics() left behind.
-      Cur.Category = Reg.categorize(
-          Cur.Name, FirstK == NoEvent ? llvm::StringRef() : T.name(FirstK));
+      C.Cat = categorize(
+          E, FirstK == NoEvent ? llvm::StringRef() : T.name(FirstK));
       if (!P) {
         bool NotImpl = false;
         llvm::handleAllErrors(
@@ -443,22 +508,15 @@ UnifiedPerfTable::UnifiedPerfTable(const Trace &T, AnalysisManager &AM) {
           continue;
         R.KernelTime = kernelBusyTime(T, R.GpuEvents);
       } else {
-        // The category is known here, so Fill may group.
         Fill(*P);
       }
     } else {
       // kernel_details of a launcher: its direct kernels by ts (§2.8).
-      Cur.Category = Reg.categorize(Cur.Name, firstDirectKernel(E));
+      C.Cat = categorize(E, Ops.firstKernelName(E));
       R.KernelTime = kernelBusyTime(T, R.GpuEvents);
     }
-    // Fill grouped the rows with params already (Cur is moved-from then).
     if (!Grouped)
-      R.Group = groupOf(E);
-    GroupText &GT = Texts[R.Group];
-    if (!GT.Spec && Spec)
-      GT.Spec = std::move(Spec);
-    if (!GT.RoofB && RoofB)
-      GT.RoofB = std::move(RoofB);
+      R.Group = groupOf();
     Groups[R.Group].push_back(IRows.size());
     IRows.push_back(std::move(R));
   }
@@ -503,23 +561,26 @@ UnifiedPerfTable::UnifiedPerfTable(const Trace &T, AnalysisManager &AM) {
     Row.TBs = aggregate(Col(&InstRow::TBs));
     Row.TFLOPSs = aggregate(Col(&InstRow::TFs));
     Row.KernelTimeUs = aggregate(Col(&InstRow::KernelTime));
-    std::vector<std::vector<KernelDetail>> Lists;
-    Lists.reserve(G.size());
-    for (size_t I : G)
-      Lists.push_back(kernelDetailsOf(T, IRows[I].GpuEvents));
-    std::vector<const std::vector<KernelDetail> *> Ptrs;
-    for (const auto &L : Lists)
-      Ptrs.push_back(&L);
-    Row.KernelDetails = summarizeKernelDetails(Ptrs);
-    Row.PerfParams = std::move(GT.Params);
-    Row.HasPerfModel = F0.HasModel;
-    // Tails follow the summary order, each from the template instance.
+    // The template is the first non-empty list (§6.5): only its names and
+    // streams are read, the other lists of its length give durations.
     llvm::ArrayRef<EventId> Tmpl = F0.GpuEvents;
     for (size_t I : G)
       if (!IRows[I].GpuEvents.empty()) {
         Tmpl = IRows[I].GpuEvents;
         break;
       }
+    if (!Tmpl.empty()) {
+      std::vector<double> Durs;
+      for (size_t I : G)
+        if (IRows[I].GpuEvents.size() == Tmpl.size())
+          for (EventId K : IRows[I].GpuEvents)
+            Durs.push_back(T.dur(K));
+      Row.KernelDetails =
+          summarizeKernelDurations(kernelDetailsOf(T, Tmpl), Durs);
+    }
+    Row.PerfParams = std::move(GT.Params);
+    Row.HasPerfModel = F0.HasModel;
+    // Tails follow the summary order, each from the template instance.
     std::vector<EventId> Ordered;
     for (const KernelStat &K : Row.KernelDetails)
       Ordered.push_back(Tmpl[K.Position]);
