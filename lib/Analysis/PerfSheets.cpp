@@ -238,16 +238,25 @@ TextTable summarize(const Trace &T, const SubtreeKernelIndex &KIdx,
     Roofline = std::any_of(Raw.begin(), Raw.end(),
                            [](const RawRow &R) { return R.HasRoof; });
   // Param columns in first-appearance order; float rule per column.
+  // Rows share a few pooled param lists: read each distinct one once, in
+  // first-appearance order.
+  std::vector<const ParamList *> Distinct;
+  {
+    llvm::DenseSet<const ParamList *> Seen;
+    for (const RawRow &R : Raw)
+      if (Seen.insert(R.Params).second)
+        Distinct.push_back(R.Params);
+  }
   std::vector<ParamColumn> Cols;
   llvm::StringMap<size_t> ColIdx;
-  for (const RawRow &R : Raw)
-    for (const auto &KV : *R.Params)
+  for (const ParamList *P : Distinct)
+    for (const auto &KV : *P)
       if (ColIdx.try_emplace(KV.first, Cols.size()).second)
         Cols.push_back({KV.first, false});
   for (ParamColumn &C : Cols) {
     bool AllNum = true, AnyMissing = false, AnyFloat = false;
-    for (const RawRow &R : Raw) {
-      const PyValue *V = findParam(*R.Params, C.Key);
+    for (const ParamList *P : Distinct) {
+      const PyValue *V = findParam(*P, C.Key);
       if (!V || V->isNone()) {
         AnyMissing = true;
         continue;
@@ -403,27 +412,46 @@ TextTable summarize(const Trace &T, const SubtreeKernelIndex &KIdx,
         TmplN = Raw[I].NumKernels;
         break;
       }
-    std::deque<std::vector<KernelDetail>> Details;
-    std::vector<const std::vector<KernelDetail> *> Lists;
-    llvm::DenseMap<const EventId *, const std::vector<KernelDetail> *> Seen;
+    // Only the template (the first list) needs names and streams; the
+    // others give their durations.
+    std::vector<KernelDetail> Tmpl;
+    std::vector<double> Durs;
+    llvm::DenseMap<const EventId *, size_t> Seen; // kernel set -> in Durs
     for (size_t I : Idx) {
       const RawRow &R = Raw[I];
       if (!TmplN || R.NumKernels != TmplN)
         continue;
       if (R.Bwd) {
-        Details.push_back(kernelDetailsOf(T, R.BwdKernels));
-        Lists.push_back(&Details.back());
+        if (Tmpl.empty())
+          Tmpl = kernelDetailsOf(T, R.BwdKernels);
+        for (EventId K : R.BwdKernels)
+          Durs.push_back(T.dur(K));
         continue;
       }
-      const EventId *Key = T.subtreeGpuEvents(R.E).data();
-      auto [It, New] = Seen.try_emplace(Key, nullptr);
-      if (New) {
-        Details.push_back(kernelDetailsOf(T, KIdx.sortedByTs(R.E)));
-        It->second = &Details.back();
+      llvm::ArrayRef<EventId> G = T.subtreeGpuEvents(R.E);
+      auto [It, New] = Seen.try_emplace(G.data(), Durs.size());
+      if (!New) {
+        for (size_t J = 0, Off = It->second; J < TmplN; ++J) {
+          double D = Durs[Off + J];
+          Durs.push_back(D);
+        }
+        continue;
       }
-      Lists.push_back(It->second);
+      if (G.size() == 1) {
+        if (Tmpl.empty())
+          Tmpl = kernelDetailsOf(T, G);
+        Durs.push_back(T.dur(G[0]));
+        continue;
+      }
+      std::vector<EventId> Sorted = KIdx.sortedByTs(R.E);
+      if (Tmpl.empty())
+        Tmpl = kernelDetailsOf(T, Sorted);
+      for (EventId K : Sorted)
+        Durs.push_back(T.dur(K));
     }
-    std::vector<KernelStat> KS = summarizeKernelDetails(Lists);
+    std::vector<KernelStat> KS;
+    if (!Tmpl.empty())
+      KS = summarizeKernelDurations(Tmpl, Durs);
     C.push_back(formatKernelDetailsSummary(KS, NumpyRepr));
     C.push_back(formatTruncKernelDetails(KS, NumpyRepr));
     for (const char *K :
@@ -479,20 +507,30 @@ PerfSheets::PerfSheets(const Trace &T, AnalysisManager &AM) {
     for (const std::string &Op : Reg.opsOfSheet(S))
       if (hasPerfModel(Op))
         SheetOfOp[Op] = S;
-  llvm::StringMap<std::vector<EventId>> EventsOf;
+  llvm::StringMap<size_t> SheetIdx;
+  for (size_t I = 0; I < Order.size(); ++I)
+    SheetIdx.try_emplace(Order[I], I);
+  std::vector<std::vector<EventId>> EventsOf(Order.size());
   ParamPool Pool;
   const SubtreeKernelIndex &KIdx = AM.get<SubtreeKernelIndex>();
   OpPerfCache Perf(T, KIdx);
+  // Sheet of each distinct name (-1: none), looked up once per name.
+  llvm::DenseMap<StrId, int> SheetOfName;
   for (EventId E = 0, N = T.size(); E < N; ++E) {
-    auto It = SheetOfOp.find(T.name(E));
-    if (It != SheetOfOp.end())
+    auto [It, New] = SheetOfName.try_emplace(T.nameId(E), -1);
+    if (New) {
+      auto S = SheetOfOp.find(T.name(E));
+      if (S != SheetOfOp.end())
+        It->second = int(SheetIdx.lookup(S->second));
+    }
+    if (It->second >= 0)
       EventsOf[It->second].push_back(E);
   }
-  for (const std::string &S : Order) {
-    auto It = EventsOf.find(S);
-    if (It == EventsOf.end())
+  for (size_t SI = 0; SI < Order.size(); ++SI) {
+    const std::string &S = Order[SI];
+    std::vector<EventId> &Ev = EventsOf[SI];
+    if (Ev.empty())
       continue;
-    std::vector<EventId> &Ev = It->second;
     std::sort(Ev.begin(), Ev.end(),
               [&](EventId A, EventId B) { return T.uid(A) < T.uid(B); });
     std::vector<RawRow> Fwd = evaluate(T, Ev, false, Arch, Perf, Pool, Warnings);
