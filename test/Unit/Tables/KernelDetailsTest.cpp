@@ -34,6 +34,28 @@ TEST(KernelDetails, SummaryPerPosition) {
   EXPECT_EQ(S[1].MaxUs, 20.0);
 }
 
+TEST(KernelDetails, SummaryFromDurations) {
+  // The same group as SummaryPerPosition given as the template and the
+  // durations of the lists of its length, list after list: (1, 10), (3, 20).
+  std::vector<KernelDetail> A = {kd("memset", 1.0), kd("gemm", 10.0)};
+  std::vector<KernelStat> S =
+      summarizeKernelDurations(A, {1.0, 10.0, 3.0, 20.0});
+  ASSERT_EQ(S.size(), 2u);
+  EXPECT_EQ(S[0].Name, "memset");
+  EXPECT_EQ(S[0].Position, 0u);
+  EXPECT_EQ(S[0].Count, 2u);
+  EXPECT_EQ(S[0].TotalUs, 4.0);
+  EXPECT_EQ(S[0].MedianUs, 2.0);
+  EXPECT_EQ(S[0].StdUs, 1.0);
+  EXPECT_EQ(S[0].Stream, 7);
+  EXPECT_EQ(S[1].Name, "gemm");
+  EXPECT_EQ(S[1].Position, 1u);
+  EXPECT_EQ(S[1].TotalUs, 30.0);
+  EXPECT_EQ(S[1].MinUs, 10.0);
+  EXPECT_EQ(S[1].MaxUs, 20.0);
+  EXPECT_TRUE(summarizeKernelDurations({}, {}).empty());
+}
+
 TEST(KernelDetails, SortedByTotalThenName) {
   std::vector<KernelDetail> A = {kd("b", 5.0), kd("a", 5.0), kd("c", 1.0)};
   std::vector<KernelStat> S = summarizeKernelDetails({&A});
