@@ -113,11 +113,20 @@ public:
 
   /// A stable copy of a short text (compute specs, roofline bounds).
   llvm::StringRef text(llvm::StringRef S) {
-    return Texts.insert(S).first->getKey();
+    // Rows in a row mostly repeat the last two texts.
+    for (llvm::StringRef L : Last)
+      if (L.data() && L == S)
+        return L;
+    llvm::StringRef R = Texts.insert(S).first->getKey();
+    Last[NextLast] = R;
+    NextLast ^= 1;
+    return R;
   }
 
 private:
   llvm::StringSet<> Texts;
+  llvm::StringRef Last[2];
+  unsigned NextLast = 0;
   std::deque<ParamList> Lists;
   std::unordered_map<size_t, std::vector<const ParamList *>> ByHash;
   llvm::DenseMap<const PerfModelResult *, const ParamList *> ByModel;
@@ -531,8 +540,10 @@ PerfSheets::PerfSheets(const Trace &T, AnalysisManager &AM) {
     std::vector<EventId> &Ev = EventsOf[SI];
     if (Ev.empty())
       continue;
-    std::sort(Ev.begin(), Ev.end(),
-              [&](EventId A, EventId B) { return T.uid(A) < T.uid(B); });
+    // Usually in UID order already (both follow the file).
+    auto ByUid = [&](EventId A, EventId B) { return T.uid(A) < T.uid(B); };
+    if (!std::is_sorted(Ev.begin(), Ev.end(), ByUid))
+      std::sort(Ev.begin(), Ev.end(), ByUid);
     std::vector<RawRow> Fwd = evaluate(T, Ev, false, Arch, Perf, Pool, Warnings);
     if (isNonSplit(S)) {
       if (!Fwd.empty())

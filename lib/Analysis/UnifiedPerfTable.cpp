@@ -68,10 +68,20 @@ struct TreeFacts {
   }
 
   bool hasModel(EventId E) {
-    if (Model[E] < 0)
-      Model[E] = eventHasPerfModel(T, E) ? 1 : 0;
+    if (Model[E] < 0) {
+      // Only triton names depend on the event's args: the others are
+      // answered once per name.
+      auto [It, New] = ByName.try_emplace(T.nameId(E), 0);
+      if (New)
+        It->second = isTritonKernelName(T.name(E)) ? 2
+                     : eventHasPerfModel(T, E)     ? 1
+                                                   : 0;
+      Model[E] = It->second == 2 ? (eventHasPerfModel(T, E) ? 1 : 0)
+                                 : It->second;
+    }
     return Model[E] == 1;
   }
+  llvm::DenseMap<StrId, int8_t> ByName;
 };
 
 /// A collected instance.
