@@ -143,9 +143,25 @@ bool isLeafCpuOp(const Trace &T, EventId E) {
   return false;
 }
 
-bool launchesComm(const Trace &T, EventId E) {
+/// isCommKernel once per distinct kernel name.
+class CommNames {
+public:
+  explicit CommNames(const Trace &T) : T(T) {}
+  bool isComm(EventId G) {
+    auto [It, New] = Memo.try_emplace(T.nameId(G), false);
+    if (New)
+      It->second = isCommKernel(T.name(G));
+    return It->second;
+  }
+
+private:
+  const Trace &T;
+  llvm::DenseMap<StrId, bool> Memo;
+};
+
+bool launchesComm(const Trace &T, EventId E, CommNames &Comm) {
   for (EventId G : T.subtreeGpuEvents(E))
-    if (isCommKernel(T.name(G)))
+    if (Comm.isComm(G))
       return true;
   return false;
 }
@@ -259,6 +275,7 @@ UnifiedPerfTable::UnifiedPerfTable(const Trace &T, AnalysisManager &AM) {
   // --- Collection (iterative DFS, visited set).
   std::vector<Instance> Insts;
   std::vector<uint8_t> Visited(T.size(), 0);
+  CommNames Comm(T);
   std::vector<EventId> Stack, Out;
   std::vector<std::pair<EventId, size_t>> Scratch;
   for (EventId Root : T.cpuRoots()) {
@@ -290,7 +307,7 @@ UnifiedPerfTable::UnifiedPerfTable(const Trace &T, AnalysisManager &AM) {
       }
       if (isLeafCpuOp(T, E)) {
         // ModelBelow is false here, so no direct child has a model.
-        if (!launchesComm(T, E))
+        if (!launchesComm(T, E, Comm))
           Insts.push_back({E, NoEvent, T.uid(E), false, NoEvent, ""});
         continue;
       }
@@ -313,7 +330,7 @@ UnifiedPerfTable::UnifiedPerfTable(const Trace &T, AnalysisManager &AM) {
     llvm::MapVector<EventId, std::vector<EventId>> Orphans;
     std::vector<std::pair<EventId, EventId>> UnderCpu;
     for (EventId G : T.gpuEvents()) {
-      if (Covered[G] || isCommKernel(T.name(G)))
+      if (Covered[G] || Comm.isComm(G))
         continue;
       EventId Cpu = NoEvent;
       for (EventId X = T.parent(G); X != NoEvent; X = T.parent(X))
