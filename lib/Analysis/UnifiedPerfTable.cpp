@@ -251,14 +251,6 @@ struct GroupText {
 };
 
 /// The §5.1 columns of one instance as copyPerfColumns fills them.
-struct PerfCols {
-  double Gflops = NaN, DataMB = NaN, FpB = NaN, TBs = NaN, TFs = NaN;
-  /// Texts of the OpPerf they were copied from.
-  std::optional<llvm::StringRef> Spec, RoofB;
-  double RoofT = NaN, PctRoof = NaN;
-  double KernelTime = 0;
-};
-
 } // namespace
 
 UnifiedPerfTable::UnifiedPerfTable(const Trace &T, AnalysisManager &AM) {
@@ -483,24 +475,16 @@ UnifiedPerfTable::UnifiedPerfTable(const Trace &T, AnalysisManager &AM) {
     R.GpuEvents = T.subtreeGpuEvents(E);
     bool Grouped = false;
     auto Fill = [&](const OpPerf &P) {
-      PerfCols PC;
-      copyPerfColumns(PC, P);
-      R.Gflops = PC.Gflops;
-      R.DataMB = PC.DataMB;
-      R.FpB = PC.FpB;
-      R.TBs = PC.TBs;
-      R.TFs = PC.TFs;
-      R.RoofT = PC.RoofT;
-      R.PctRoof = PC.PctRoof;
-      R.KernelTime = PC.KernelTime;
+      copyPerfNumbers(R, P);
       // The category is known here, so Fill groups; the texts live in P.
       R.Group = groupOf();
       Grouped = true;
       GroupText &GT = Texts[R.Group];
-      if (!GT.Spec && PC.Spec)
-        GT.Spec = PC.Spec->str();
-      if (!GT.RoofB && PC.RoofB)
-        GT.RoofB = PC.RoofB->str();
+      const PerfMetrics &M = P.Metrics;
+      if (!GT.Spec)
+        GT.Spec = M.ComputeSpec;
+      if (!GT.RoofB && M.HasRoofline)
+        GT.RoofB = M.RooflineBound;
       // Only the group's first instance with params keeps them.
       if (!P.Model->Params.empty() && !GT.Params) {
         std::vector<std::pair<std::string, std::string>> PP;

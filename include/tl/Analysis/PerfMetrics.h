@@ -113,22 +113,29 @@ struct OpPerf {
 std::vector<EventId> opKernelsByTs(const Trace &T, EventId E, bool Bwd,
                                    const SubtreeKernelIndex &Idx);
 
-/// Copy the §5.1 columns of P into a table row (perf sheets and the unified
-/// table keep their own row types with these field names).
-template <typename Row> void copyPerfColumns(Row &R, const OpPerf &P) {
+/// Copy the numeric §5.1 columns of P into a table row (the roofline ones
+/// only when there is a roofline: rows default them to NaN).
+template <typename Row> void copyPerfNumbers(Row &R, const OpPerf &P) {
   const PerfMetrics &M = P.Metrics;
   R.Gflops = M.GFLOPS;
   R.DataMB = M.DataMovedMB;
   R.FpB = M.FlopsPerByte;
   R.TBs = M.TBs;
   R.TFs = M.TFLOPSs;
-  R.Spec = M.ComputeSpec;
   if (M.HasRoofline) {
     R.RoofT = M.RooflineTimeUs;
-    R.RoofB = M.RooflineBound;
     R.PctRoof = M.PctRoofline;
   }
   R.KernelTime = P.KernelTimeUs;
+}
+
+/// Copy the §5.1 columns of P, numbers and texts, into a table row (perf
+/// sheets keep their own row type with these field names).
+template <typename Row> void copyPerfColumns(Row &R, const OpPerf &P) {
+  copyPerfNumbers(R, P);
+  R.Spec = P.Metrics.ComputeSpec;
+  if (P.Metrics.HasRoofline)
+    R.RoofB = P.Metrics.RooflineBound;
 }
 
 /// §5.1 metrics(E, Bwd) with the op model built once per signature: the
