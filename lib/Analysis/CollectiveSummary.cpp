@@ -2,6 +2,7 @@
 #include "tl/Analysis/CollectiveSummary.h"
 
 #include "tl/Analysis/AnalysisManager.h"
+#include "tl/Analysis/NameMemo.h"
 #include "tl/Analysis/OpCategory.h"
 #include "tl/Analysis/OpTable.h"
 #include "tl/Support/PandasStats.h"
@@ -38,13 +39,10 @@ CollectiveSummary::CollectiveSummary(const Trace &T, AnalysisManager &AM) {
   // array is kept (eleven Python values per kernel dominated the report
   // phase's heap on large traces): the first finds the column-wide facts
   // (group names, streams, float columns), the second groups.
-  llvm::DenseMap<StrId, bool> CommName; // isCommKernel per distinct name
+  NamePredicate IsComm(T, isCommKernel);
   auto Rows = [&](auto &&Fn) {
     for (EventId E : T.eventsOfKind(EventKind::Kernel)) {
-      auto [CI, NewName] = CommName.try_emplace(T.nameId(E));
-      if (NewName)
-        CI->second = isCommKernel(T.name(E));
-      if (!CI->second)
+      if (!IsComm(E))
         continue;
       if (!T.correlation(E) && !T.externalId(E))
         continue;

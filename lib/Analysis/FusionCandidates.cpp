@@ -9,6 +9,7 @@
 
 #include "tl/Analysis/AnalysisManager.h"
 #include "tl/Analysis/KernelClassifier.h"
+#include "tl/Analysis/NameMemo.h"
 #include "tl/Analysis/PerfMetrics.h"
 #include "tl/Analysis/UnifiedPerfTable.h"
 #include "tl/Support/NumberFormat.h"
@@ -171,29 +172,20 @@ FusionCandidates::FusionCandidates(const Trace &T, AnalysisManager &AM) {
     bool Eligible = true, Fused = false;
     bool Mat = false, Normish = false, Softmax = false;
   };
-  llvm::DenseMap<StrId, NameFacts> Facts;
-  auto FactsOfId = [&](StrId Id) -> const NameFacts & {
-    auto [It, New] = Facts.try_emplace(Id);
-    if (New) {
-      NameFacts &F = It->second;
-      StringRef N = T.strings().get(Id);
-      std::string Lower = N.lower();
-      F.Type = classifyKernel(N).KernelType;
-      F.Fused = nameContainsAny(N, fusionAlreadyFusedMarkers());
-      F.Eligible =
-          !nameContainsAny(N, fusionExcludedMarkers()) && !F.Fused;
-      std::string Up = StringRef(F.Type).upper();
-      F.Mat = Up == "GEMM" || Up == "GEMM (GENERIC)" ||
-              StringRef(Lower).contains("conv");
-      F.Normish = nameContainsAny(N, NormMarkers) ||
-                  F.Type == "Elementwise Add" || F.Type == "Copy/Cast";
-      F.Softmax = StringRef(Lower).contains("softmax");
-    }
-    return It->second;
-  };
-  auto FactsOf = [&](EventId G) -> const NameFacts & {
-    return FactsOfId(T.nameId(G));
-  };
+  NameMemo FactsOf(T, [&](StringRef N) {
+    NameFacts F;
+    std::string Lower = N.lower();
+    F.Type = classifyKernel(N).KernelType;
+    F.Fused = nameContainsAny(N, fusionAlreadyFusedMarkers());
+    F.Eligible = !nameContainsAny(N, fusionExcludedMarkers()) && !F.Fused;
+    std::string Up = StringRef(F.Type).upper();
+    F.Mat = Up == "GEMM" || Up == "GEMM (GENERIC)" ||
+            StringRef(Lower).contains("conv");
+    F.Normish = nameContainsAny(N, NormMarkers) ||
+                F.Type == "Elementwise Add" || F.Type == "Copy/Cast";
+    F.Softmax = StringRef(Lower).contains("softmax");
+    return F;
+  });
 
   // 1. Module pass over host tree events in file order.
   std::vector<FusionCandidate> Module;
@@ -395,7 +387,7 @@ FusionCandidates::FusionCandidates(const Trace &T, AnalysisManager &AM) {
   };
   for (FusionCandidate &C : Out) {
     for (size_t I = 0; I < C.Kernels.size(); ++I) {
-      if (!FactsOfId(C.Kernels[I].NameId).Softmax)
+      if (!FactsOf.byId(C.Kernels[I].NameId).Softmax)
         continue;
       std::optional<size_t> Qk, Pv;
       for (size_t J = I; J-- > 0;)

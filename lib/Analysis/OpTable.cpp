@@ -2,6 +2,7 @@
 #include "tl/Analysis/OpTable.h"
 
 #include "tl/Analysis/AnalysisManager.h"
+#include "tl/Analysis/NameMemo.h"
 #include "tl/Analysis/OpCategory.h"
 #include "tl/Analysis/PerfMetrics.h"
 #include "tl/Analysis/Recompute.h"
@@ -162,7 +163,7 @@ static void percentages(std::vector<RowT> &Rows, GetT Get) {
   }
 }
 
-/// The launcher of a non-communication GPU event K whose runtime call is R.
+/// The launcher of a non-communication GPU event K (of its runtime call).
 static EventId launcherOfLaunch(const Trace &T, EventId K) {
   if (!isGpuKind(T.kind(K)) || isCommKernel(T.name(K)))
     return NoEvent;
@@ -177,13 +178,10 @@ OpTable::OpTable(const Trace &T, AnalysisManager &AM) : T(T) {
   std::vector<std::pair<uint32_t, EventId>> Attributed; // (launcher, kernel)
   {
     llvm::DenseMap<EventId, uint32_t> IndexOf;
-    llvm::DenseMap<StrId, bool> CommName; // isCommKernel per distinct name
+    NamePredicate IsComm(T, isCommKernel);
     for (EventId K : T.gpuEvents()) {
-      auto [CI, NewName] = CommName.try_emplace(T.nameId(K));
-      if (NewName)
-        CI->second = isCommKernel(T.name(K));
       EventId R = T.parent(K);
-      if (CI->second || R == NoEvent)
+      if (IsComm(K) || R == NoEvent)
         continue;
       EventId L = findLauncher(T, R);
       auto [It, New] = IndexOf.try_emplace(L, uint32_t(Launchers.size()));

@@ -2,6 +2,7 @@
 #include "tl/Analysis/PerfMetrics.h"
 #include "tl/Analysis/AnalysisManager.h"
 #include "tl/Analysis/ArchSpec.h"
+#include "tl/Analysis/NameMemo.h"
 #include "tl/Analysis/OpCategory.h"
 #include "tl/Support/Intervals.h"
 
@@ -184,6 +185,11 @@ std::string tl::bwdCategoryOf(llvm::StringRef C) {
 
 namespace {
 
+/// A kernel name the GEMM model reads (its transpose flags parse).
+bool isGemmKernelName(llvm::StringRef N) {
+  return parseGemmTranspose(N).has_value();
+}
+
 /// Disjoint, sorted closed intervals (touching ones merge, as in
 /// mergeIntervals) with their total length kept as a double-double.
 class IntervalSet {
@@ -261,13 +267,7 @@ void SubtreeKernelIndex::build() {
     }
   }
   llvm::ArrayRef<EventId> Order = T.gpuTreeOrder();
-  llvm::DenseMap<StrId, bool> GemmNamed;
-  auto isGemmNamed = [&](EventId K) {
-    auto [It, New] = GemmNamed.try_emplace(T.nameId(K), false);
-    if (New)
-      It->second = parseGemmTranspose(T.name(K)).has_value();
-    return It->second;
-  };
+  NamePredicate isGemmNamed(T, isGemmKernelName);
   // Stable ts order: ts, then position in the range.
   auto before = [&](uint32_t A, uint32_t B) {
     if (B == ~0u)
@@ -358,7 +358,7 @@ EventId SubtreeKernelIndex::firstGemmNamed(EventId E) const {
   if (const Facts *F = large(E))
     return F->FirstGemm;
   for (EventId K : sortedByTs(E))
-    if (parseGemmTranspose(T.name(K)))
+    if (isGemmKernelName(T.name(K)))
       return K;
   return NoEvent;
 }
@@ -409,6 +409,8 @@ struct OpPerfCache::Entry {
   std::string Error;
 };
 struct OpPerfCache::Impl {
+  explicit Impl(const Trace &T) : IsGemmNamed(T, isGemmKernelName) {}
+  NamePredicate IsGemmNamed;
   std::unordered_map<Key, Entry, KeyHash> Models;
   /// Interned ids of the five model args (0 when no event has the key):
   /// looked up once, not per event and key.
@@ -416,7 +418,7 @@ struct OpPerfCache::Impl {
 };
 
 OpPerfCache::OpPerfCache(const Trace &T, const SubtreeKernelIndex &Idx)
-    : T(T), Idx(Idx), P(std::make_unique<Impl>()) {
+    : T(T), Idx(Idx), P(std::make_unique<Impl>(T)) {
   static const char *const Keys[5] = {"Input Dims", "Input type",
                                       "Input Strides", "Concrete Inputs",
                                       "Output type"};
@@ -424,13 +426,6 @@ OpPerfCache::OpPerfCache(const Trace &T, const SubtreeKernelIndex &Idx)
     P->ArgKeys[I] = T.strings().lookup(Keys[I]);
 }
 OpPerfCache::~OpPerfCache() = default;
-
-bool OpPerfCache::isGemmNamed(EventId K) {
-  auto [It, New] = GemmNamed.try_emplace(T.nameId(K), false);
-  if (New)
-    It->second = parseGemmTranspose(T.name(K)).has_value();
-  return It->second;
-}
 
 const OpPerfCache::Entry &OpPerfCache::model(EventId E, EventId GemmKernel) {
   Key K;
@@ -468,6 +463,7 @@ const OpPerfCache::Entry &OpPerfCache::model(EventId E, EventId GemmKernel) {
 llvm::Expected<OpPerf> OpPerfCache::get(EventId E, bool Bwd,
                                         const ArchSpec *Arch,
                                         EventId *FirstKernelOut) {
+  NamePredicate &IsGemmNamed = this->P->IsGemmNamed;
   OpPerf P;
   EventId Gemm = NoEvent;
   if (!Bwd) {
@@ -479,7 +475,7 @@ llvm::Expected<OpPerf> OpPerfCache::get(EventId E, bool Bwd,
     } else {
       // First by stable ts order: ts, then subtree order.
       for (EventId K : T.subtreeGpuEvents(E))
-        if (isGemmNamed(K) && (Gemm == NoEvent || T.ts(K) < T.ts(Gemm)))
+        if (IsGemmNamed(K) && (Gemm == NoEvent || T.ts(K) < T.ts(Gemm)))
           Gemm = K;
     }
   } else {
@@ -491,7 +487,7 @@ llvm::Expected<OpPerf> OpPerfCache::get(EventId E, bool Bwd,
     P.NumKernels = P.Kernels.size();
     P.FirstKernel = P.Kernels.empty() ? NoEvent : P.Kernels.front();
     for (EventId K : P.Kernels)
-      if (isGemmNamed(K)) {
+      if (IsGemmNamed(K)) {
         Gemm = K;
         break;
       }

@@ -2,6 +2,7 @@
 #include "tl/Analysis/PerfSheets.h"
 #include "tl/Analysis/AnalysisManager.h"
 #include "tl/Analysis/KernelDetails.h"
+#include "tl/Analysis/NameMemo.h"
 #include "tl/Analysis/OpCategory.h"
 #include "tl/Analysis/OpTable.h"
 #include "tl/Analysis/PerfMetrics.h"
@@ -523,18 +524,14 @@ PerfSheets::PerfSheets(const Trace &T, AnalysisManager &AM) {
   ParamPool Pool;
   const SubtreeKernelIndex &KIdx = AM.get<SubtreeKernelIndex>();
   OpPerfCache Perf(T, KIdx);
-  // Sheet of each distinct name (-1: none), looked up once per name.
-  llvm::DenseMap<StrId, int> SheetOfName;
-  for (EventId E = 0, N = T.size(); E < N; ++E) {
-    auto [It, New] = SheetOfName.try_emplace(T.nameId(E), -1);
-    if (New) {
-      auto S = SheetOfOp.find(T.name(E));
-      if (S != SheetOfOp.end())
-        It->second = int(SheetIdx.lookup(S->second));
-    }
-    if (It->second >= 0)
-      EventsOf[It->second].push_back(E);
-  }
+  // Sheet of each distinct name (-1: none).
+  NameMemo SheetOfName(T, [&](llvm::StringRef Name) {
+    auto S = SheetOfOp.find(Name);
+    return S == SheetOfOp.end() ? -1 : int(SheetIdx.lookup(S->second));
+  });
+  for (EventId E = 0, N = T.size(); E < N; ++E)
+    if (int Sheet = SheetOfName(E); Sheet >= 0)
+      EventsOf[Sheet].push_back(E);
   for (size_t SI = 0; SI < Order.size(); ++SI) {
     const std::string &S = Order[SI];
     std::vector<EventId> &Ev = EventsOf[SI];

@@ -3,6 +3,7 @@
 #include "tl/Analysis/TraceQuality.h"
 
 #include "tl/Analysis/AnalysisManager.h"
+#include "tl/Analysis/NameMemo.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
@@ -170,27 +171,25 @@ void TraceQuality::detect(const Trace &T) {
   std::vector<EventId> GraphLaunchEvents;
   // Name tests once per distinct runtime name: bit 0 graph launch, bit 1
   // capture call, bit 2 device malloc.
-  llvm::DenseMap<StrId, uint8_t> RuntimeName;
+  NameMemo RuntimeName(T, [](StringRef N) -> uint8_t {
+    return (isGraphLaunch(N) ? 1 : 0) | (isCaptureCall(N) ? 2 : 0) |
+           (isDeviceMalloc(N) ? 4 : 0);
+  });
   for (EventKind K : {EventKind::Runtime, EventKind::Driver})
     for (EventId E : T.eventsOfKind(K)) {
       ++C.Runtime;
       if (auto Corr = T.correlation(E))
         if (!MinRuntimeCorr || *Corr < *MinRuntimeCorr)
           MinRuntimeCorr = *Corr;
-      auto [It, New] = RuntimeName.try_emplace(T.nameId(E));
-      if (New) {
-        StringRef N = T.name(E);
-        It->second = (isGraphLaunch(N) ? 1 : 0) | (isCaptureCall(N) ? 2 : 0) |
-                     (isDeviceMalloc(N) ? 4 : 0);
-      }
-      if (It->second & 1) {
+      uint8_t Facts = RuntimeName(E);
+      if (Facts & 1) {
         ++C.GraphLaunches;
         if (!hasCpuOpAncestor(T, E))
           GraphLaunchEvents.push_back(E);
       }
-      if (It->second & 2)
+      if (Facts & 2)
         ++C.CaptureCalls;
-      if (It->second & 4)
+      if (Facts & 4)
         ++C.DeviceMallocs;
     }
 
@@ -418,15 +417,11 @@ void TraceQuality::detect(const Trace &T) {
     Warm.push_back(fmt::format("{} device allocation calls (cudaMalloc/hipMalloc)",
                                C.DeviceMallocs));
   uint64_t Autotune = 0;
-  llvm::DenseMap<StrId, bool> AutotuneName; // tested once per distinct name
+  NamePredicate IsAutotune(T, isAutotuneFrame);
   for (EventKind K : {EventKind::PythonFunction, EventKind::UserAnnotation,
                       EventKind::CpuOp})
-    for (EventId E : T.eventsOfKind(K)) {
-      auto [It, New] = AutotuneName.try_emplace(T.nameId(E));
-      if (New)
-        It->second = isAutotuneFrame(T.name(E));
-      Autotune += It->second;
-    }
+    for (EventId E : T.eventsOfKind(K))
+      Autotune += IsAutotune(E);
   if (Autotune > 0)
     Warm.push_back(fmt::format("{} autotuning frames", Autotune));
   if (!Warm.empty()) {

@@ -11,6 +11,7 @@
 #include "tl/Analysis/AnalysisManager.h"
 #include "tl/Analysis/CallStack.h"
 #include "tl/Analysis/KernelDetails.h"
+#include "tl/Analysis/NameMemo.h"
 #include "tl/Analysis/OpCategory.h"
 #include "tl/Analysis/OpTable.h"
 #include "tl/Analysis/PerfMetrics.h"
@@ -143,25 +144,9 @@ bool isLeafCpuOp(const Trace &T, EventId E) {
   return false;
 }
 
-/// isCommKernel once per distinct kernel name.
-class CommNames {
-public:
-  explicit CommNames(const Trace &T) : T(T) {}
-  bool isComm(EventId G) {
-    auto [It, New] = Memo.try_emplace(T.nameId(G), false);
-    if (New)
-      It->second = isCommKernel(T.name(G));
-    return It->second;
-  }
-
-private:
-  const Trace &T;
-  llvm::DenseMap<StrId, bool> Memo;
-};
-
-bool launchesComm(const Trace &T, EventId E, CommNames &Comm) {
+bool launchesComm(const Trace &T, EventId E, NamePredicate &IsComm) {
   for (EventId G : T.subtreeGpuEvents(E))
-    if (Comm.isComm(G))
+    if (IsComm(G))
       return true;
   return false;
 }
@@ -250,7 +235,6 @@ struct GroupText {
   std::optional<std::string> Spec, RoofB;
 };
 
-/// The §5.1 columns of one instance as copyPerfColumns fills them.
 } // namespace
 
 UnifiedPerfTable::UnifiedPerfTable(const Trace &T, AnalysisManager &AM) {
@@ -267,7 +251,7 @@ UnifiedPerfTable::UnifiedPerfTable(const Trace &T, AnalysisManager &AM) {
   // --- Collection (iterative DFS, visited set).
   std::vector<Instance> Insts;
   std::vector<uint8_t> Visited(T.size(), 0);
-  CommNames Comm(T);
+  NamePredicate IsComm(T, isCommKernel);
   std::vector<EventId> Stack, Out;
   std::vector<std::pair<EventId, size_t>> Scratch;
   for (EventId Root : T.cpuRoots()) {
@@ -299,7 +283,7 @@ UnifiedPerfTable::UnifiedPerfTable(const Trace &T, AnalysisManager &AM) {
       }
       if (isLeafCpuOp(T, E)) {
         // ModelBelow is false here, so no direct child has a model.
-        if (!launchesComm(T, E, Comm))
+        if (!launchesComm(T, E, IsComm))
           Insts.push_back({E, NoEvent, T.uid(E), false, NoEvent, ""});
         continue;
       }
@@ -322,7 +306,7 @@ UnifiedPerfTable::UnifiedPerfTable(const Trace &T, AnalysisManager &AM) {
     llvm::MapVector<EventId, std::vector<EventId>> Orphans;
     std::vector<std::pair<EventId, EventId>> UnderCpu;
     for (EventId G : T.gpuEvents()) {
-      if (Covered[G] || Comm.isComm(G))
+      if (Covered[G] || IsComm(G))
         continue;
       EventId Cpu = NoEvent;
       for (EventId X = T.parent(G); X != NoEvent; X = T.parent(X))

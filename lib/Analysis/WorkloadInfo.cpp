@@ -4,6 +4,7 @@
 
 #include "tl/Analysis/AnalysisManager.h"
 #include "tl/Analysis/ModelFamily.h"
+#include "tl/Analysis/NameMemo.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
@@ -149,24 +150,6 @@ bool isCollectiveKernel(StringRef N) {
          N.contains_insensitive("alltoall");
 }
 
-/// A predicate on event names evaluated once per distinct name (traces
-/// repeat a few thousand names over millions of events).
-template <typename Pred> class NameTest {
-public:
-  NameTest(const Trace &T, Pred P) : T(T), P(std::move(P)) {}
-  bool operator()(EventId E) {
-    auto [It, New] = Memo.try_emplace(T.nameId(E));
-    if (New)
-      It->second = P(T.name(E));
-    return It->second;
-  }
-
-private:
-  const Trace &T;
-  Pred P;
-  llvm::DenseMap<StrId, bool> Memo;
-};
-
 /// Facts of kernel names, tested once per distinct name.
 struct KernelNameFacts {
   bool MultiTensor = false, Backward = false, Triton = false,
@@ -190,21 +173,16 @@ std::string shapeText(llvm::ArrayRef<int64_t> S) {
 WorkloadInfo::WorkloadInfo(const Trace &T) {
   llvm::ArrayRef<EventId> CpuOps = T.eventsOfKind(EventKind::CpuOp);
   ArgValue Top = T.topLevel();
-  llvm::DenseMap<StrId, KernelNameFacts> KernelFacts;
-  auto kernelFacts = [&](EventId E) -> const KernelNameFacts & {
-    auto [It, New] = KernelFacts.try_emplace(T.nameId(E));
-    if (New) {
-      StringRef N = T.name(E);
-      KernelNameFacts &F = It->second;
-      F.MultiTensor = N.contains("multi_tensor_apply");
-      F.Backward = N.contains_insensitive("backward") || N.contains("_bwd") ||
-                   N.contains("wgrad") || N.contains("dgrad") ||
-                   N.contains("_wrw_");
-      F.Triton = N.starts_with("triton_");
-      F.Collective = isCollectiveKernel(N);
-    }
-    return It->second;
-  };
+  NameMemo kernelFacts(T, [](StringRef N) {
+    KernelNameFacts F;
+    F.MultiTensor = N.contains("multi_tensor_apply");
+    F.Backward = N.contains_insensitive("backward") || N.contains("_bwd") ||
+                 N.contains("wgrad") || N.contains("dgrad") ||
+                 N.contains("_wrw_");
+    F.Triton = N.starts_with("triton_");
+    F.Collective = isCollectiveKernel(N);
+    return F;
+  });
 
   //===--- Framework and device -------------------------------------------===//
   {
@@ -219,7 +197,7 @@ WorkloadInfo::WorkloadInfo(const Trace &T) {
     Ev += fmt::format("; {} aten:: ops", Aten);
     // vLLM/SGLang model layers (tensor-parallel linears, logits processor).
     uint64_t Serving = 0;
-    NameTest IsServingLayer(T, [](StringRef N) {
+    NameMemo IsServingLayer(T, [](StringRef N) {
       StringRef C = splitModuleInstance(N).first;
       return N.starts_with("nn.Module: ") &&
              (C == "QKVParallelLinear" || C == "RowParallelLinear" ||
@@ -310,12 +288,12 @@ WorkloadInfo::WorkloadInfo(const Trace &T) {
         TritonTime += T.dur(E);
       }
     }
-    NameTest IsInductor(
+    NameMemo IsInductor(
         T, [](StringRef N) { return N.contains("torch/_inductor"); });
     for (EventId E : T.eventsOfKind(EventKind::PythonFunction))
       if (IsInductor(E))
         ++Inductor;
-    NameTest IsCompiled(T, [](StringRef N) {
+    NameMemo IsCompiled(T, [](StringRef N) {
       return N.contains("CompiledFxGraph") || N.contains("CompiledFunction") ||
              N.starts_with("Torch-Compiled Region");
     });
@@ -323,7 +301,7 @@ WorkloadInfo::WorkloadInfo(const Trace &T) {
       for (EventId E : T.eventsOfKind(K))
         if (IsCompiled(E))
           ++Compiled;
-    NameTest IsGraphLaunch(T, [](StringRef N) {
+    NameMemo IsGraphLaunch(T, [](StringRef N) {
       return N.starts_with("cudaGraphLaunch") || N.starts_with("hipGraphLaunch");
     });
     for (EventKind K : {EventKind::Runtime, EventKind::Driver})
@@ -582,7 +560,7 @@ WorkloadInfo::WorkloadInfo(const Trace &T) {
   {
     std::map<std::string, double> ByType;
     double Total = 0;
-    NameTest IsGemmOp(T, isGemmOrConvOp);
+    NameMemo IsGemmOp(T, isGemmOrConvOp);
     // Nearest GEMM/conv cpu_op at or above a host event. Walks longer than
     // a few steps leave their answer on every event passed, so a chain of
     // ops nested 10 000 deep is walked once, not once per kernel; normal

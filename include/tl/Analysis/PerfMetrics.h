@@ -13,7 +13,6 @@
 #include "tl/IR/Trace.h"
 #include "tl/Support/PyValue.h"
 
-#include "llvm/ADT/DenseMap.h"
 
 #include <memory>
 
@@ -160,12 +159,10 @@ private:
   struct Entry;
   struct Key;
   struct KeyHash;
-  bool isGemmNamed(EventId K);
   const Entry &model(EventId E, EventId GemmKernel);
 
   const Trace &T;
   const SubtreeKernelIndex &Idx;
-  llvm::DenseMap<StrId, bool> GemmNamed;
   struct Impl;
   std::unique_ptr<Impl> P;
 };
