@@ -36,27 +36,24 @@ bool tl::isStackPythonFrame(llvm::StringRef Name) {
   return Name.starts_with("nn.Module:") || Name.contains('/');
 }
 
+/// A host event that is a frame of call_stack_full.
+static bool isFrame(const Trace &T, EventId X) {
+  EventKind K = T.kind(X);
+  return K == EventKind::CpuOp ||
+         (K == EventKind::PythonFunction && isStackPythonFrame(T.name(X)));
+}
+
 std::vector<std::string> tl::hostFrames(const Trace &T, EventId E) {
   std::vector<std::string> Out;
-  for (EventId X = E; X != NoEvent; X = T.parent(X)) {
-    EventKind K = T.kind(X);
-    if (K == EventKind::CpuOp ||
-        (K == EventKind::PythonFunction && isStackPythonFrame(T.name(X))))
+  for (EventId X = E; X != NoEvent; X = T.parent(X))
+    if (isFrame(T, X))
       Out.push_back(stripIndices(T.name(X)));
-  }
   std::reverse(Out.begin(), Out.end());
   return Out;
 }
 
 std::string tl::kernelOnlyStack(const Trace &T, EventId Kernel) {
   return "[" + pyReprString(T.name(Kernel)) + "]";
-}
-
-/// A host event that is a frame of call_stack_full.
-static bool isFrame(const Trace &T, EventId X) {
-  EventKind K = T.kind(X);
-  return K == EventKind::CpuOp ||
-         (K == EventKind::PythonFunction && isStackPythonFrame(T.name(X)));
 }
 
 CallStackBuilder::CallStackBuilder(const Trace &T) : T(T) {
@@ -153,11 +150,9 @@ std::string CallStackBuilder::callStackFull(llvm::ArrayRef<EventId> Kernels) {
     Common = std::min(Common, Nodes[M].Depth);
   }
   std::vector<llvm::StringRef> Items;
-  if (Distinct.size() == 1) {
-    appendPath(First, 0, Items);
-    return listText(Items);
-  }
   appendPath(First, 0, Items);
+  if (Distinct.size() == 1)
+    return listText(Items);
   Items.resize(Common);
   std::string S = "[";
   bool FirstItem = true;
