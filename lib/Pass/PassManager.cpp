@@ -2,6 +2,7 @@
 #include "tl/Pass/PassManager.h"
 #include "tl/Analysis/AnalysisManager.h"
 #include "tl/Report/FindingSink.h"
+#include "tl/Support/ThreadCount.h"
 #include "tl/Support/ThreadTiming.h"
 
 #include "llvm/Support/Chrono.h"
@@ -71,9 +72,7 @@ std::vector<PassResult> PassManager::run(const Trace &T, AnalysisManager &AM,
     }
   };
 
-  unsigned Threads = Opts.Threads;
-  if (Threads == 0)
-    Threads = llvm::hardware_concurrency().compute_thread_count();
+  unsigned Threads = effectiveThreads(Opts.Threads);
   if (Threads <= 1 || N <= 1) {
     for (size_t I = 0; I < N; ++I)
       RunOne(I, /*OnWorker=*/false);

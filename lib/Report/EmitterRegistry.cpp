@@ -1,5 +1,6 @@
 //===- EmitterRegistry.cpp - Running emitters, atomic writes --------------===//
 #include "tl/Report/Emitter.h"
+#include "tl/Support/ThreadCount.h"
 #include "tl/Support/ThreadTiming.h"
 
 #include "llvm/Support/FileSystem.h"
@@ -42,9 +43,7 @@ Error EmitterRegistry::emitAll(const ReportContext &Ctx,
                     .count(),
                 threadCpuSeconds() - Cpu0};
   };
-  unsigned Threads = Opts.Threads;
-  if (Threads == 0)
-    Threads = hardware_concurrency().compute_thread_count();
+  unsigned Threads = effectiveThreads(Opts.Threads);
   if (Threads <= 1 || N <= 1) {
     for (size_t I = 0; I < N; ++I)
       RunOne(I, /*OnWorker=*/false);

@@ -45,6 +45,7 @@
 #include "tl/Report/ReportValidator.h"
 #include "tl/Support/HeapTrim.h"
 #include "tl/Support/PyFormat.h"
+#include "tl/Support/ThreadCount.h"
 #include "tl/Support/ThreadTiming.h"
 #include "tl/Support/Version.h"
 
@@ -284,11 +285,6 @@ analysisJobs(AnalysisManager &AMRef, ArrayRef<std::string> Passes) {
   return Jobs;
 }
 
-/// --threads as given (0 = one per core).
-unsigned effectiveThreads(unsigned Threads) {
-  return Threads ? Threads : hardware_concurrency().compute_thread_count();
-}
-
 /// One analysis computed on a thread of its own, joined on destruction (so
 /// every early return of run() waits for it before the trace goes away).
 class EarlyAnalysis {
@@ -315,8 +311,7 @@ private:
 void computeAnalyses(AnalysisManager &AM, ArrayRef<std::string> Passes,
                      unsigned Threads) {
   std::vector<std::function<void()>> Jobs = analysisJobs(AM, Passes);
-  if (Threads == 0)
-    Threads = hardware_concurrency().compute_thread_count();
+  Threads = effectiveThreads(Threads);
   if (Threads <= 1) {
     for (auto &J : Jobs)
       J();
