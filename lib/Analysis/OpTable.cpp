@@ -107,6 +107,18 @@ static double unionTime(const Trace &T, llvm::ArrayRef<EventId> Events) {
 
 /// Nearest cpu_op above the runtime call R (execute and python frames are
 /// transparent; anything else stops the walk); R itself when none.
+uint32_t ReprIds::text(llvm::StringRef S) {
+  return Texts.try_emplace(S, uint32_t(Texts.size())).first->second;
+}
+
+uint32_t ReprIds::arg(const Trace &T, EventId E, llvm::StringRef Key,
+                      ArgValue V) {
+  auto [It, New] = ByIdentity.try_emplace(V.identity());
+  if (New)
+    It->second = text(pyRepr(argAsTuple(T, E, Key)));
+  return It->second;
+}
+
 static EventId findLauncher(const Trace &T, EventId R) {
   for (EventId P = T.parent(R); P != NoEvent; P = T.parent(P)) {
     EventKind K = T.kind(P);
@@ -308,12 +320,8 @@ OpTable::OpTable(const Trace &T, AnalysisManager &AM) : T(T) {
     // lists are interned, so most launchers share them).
     static constexpr llvm::StringLiteral ArgKeys[4] = {
         "Input Dims", "Input type", "Input Strides", "Concrete Inputs"};
-    llvm::StringMap<uint32_t> TextId; // repr or track text -> id
-    auto IdOfText = [&](llvm::StringRef S) {
-      return TextId.try_emplace(S, uint32_t(TextId.size())).first->second;
-    };
-    llvm::DenseMap<uint64_t, uint32_t> ReprIdOf; // ArgValue identity -> id
-    uint32_t NoneId = IdOfText("None");
+    ReprIds Ids;
+    uint32_t NoneId = Ids.text("None");
     llvm::DenseMap<TrackId, std::array<uint32_t, 3>> TrackIds;
     llvm::StringMap<uint32_t> GroupOf;
     std::vector<std::vector<uint32_t>> Members; // launcher rows per group
@@ -326,9 +334,9 @@ OpTable::OpTable(const Trace &T, AnalysisManager &AM) : T(T) {
       K[3] = Rows[I].CategoryIdx;
       auto [TI, NewTrack] = TrackIds.try_emplace(T.track(L));
       if (NewTrack)
-        TI->second = {IdOfText(processNameOf(T, L)),
-                      IdOfText(processLabelOf(T, L)),
-                      IdOfText(threadNameOf(T, L))};
+        TI->second = {Ids.text(processNameOf(T, L)),
+                      Ids.text(processLabelOf(T, L)),
+                      Ids.text(threadNameOf(T, L))};
       std::copy(TI->second.begin(), TI->second.end(), K.begin() + 4);
       ArgValue A = T.args(L);
       for (int J = 0; J < 4; ++J) {
@@ -337,10 +345,7 @@ OpTable::OpTable(const Trace &T, AnalysisManager &AM) : T(T) {
           K[7 + J] = NoneId;
           continue;
         }
-        auto [RI, NewRepr] = ReprIdOf.try_emplace(V.identity());
-        if (NewRepr)
-          RI->second = IdOfText(pyRepr(argAsTuple(T, L, ArgKeys[J])));
-        K[7 + J] = RI->second;
+        K[7 + J] = Ids.arg(T, L, ArgKeys[J], V);
       }
       llvm::StringRef Bytes(reinterpret_cast<const char *>(K.data()),
                             sizeof(K));

@@ -28,8 +28,7 @@ ShortKernels::ShortKernels(const Trace &T, AnalysisManager &AM) {
   // once per stored value (shape lists are interned).
   static constexpr llvm::StringLiteral ArgKeys[3] = {
       "Input Dims", "Input Strides", "Concrete Inputs"};
-  llvm::StringMap<uint32_t> ReprId;
-  llvm::DenseMap<uint64_t, uint32_t> ReprIdOf; // ArgValue identity -> id
+  ReprIds Ids;
   std::map<std::array<uint32_t, 5>, uint32_t> GroupOf;
   // The kernel_summary rows (every kernel, file order) under the threshold.
   for (EventId K : T.eventsOfKind(EventKind::Kernel)) {
@@ -53,14 +52,7 @@ ShortKernels::ShortKernels(const Trace &T, AnalysisManager &AM) {
           Missing = true;
           break;
         }
-        auto [RI, NewRepr] = ReprIdOf.try_emplace(V.identity());
-        if (NewRepr)
-          RI->second =
-              ReprId
-                  .try_emplace(pyRepr(argAsTuple(T, Parent, ArgKeys[J])),
-                               uint32_t(ReprId.size()))
-                  .first->second;
-        Key[2 + J] = RI->second;
+        Key[2 + J] = Ids.arg(T, Parent, ArgKeys[J], V);
       }
       if (Missing)
         continue;

@@ -16,6 +16,8 @@
 #include "tl/Support/PyValue.h"
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringMap.h"
 
 #include <string>
 #include <vector>
@@ -130,6 +132,22 @@ private:
 /// An event's args value as the reference's row holds it: JSON lists become
 /// tuples recursively, a missing key None.
 PyValue argAsTuple(const Trace &T, EventId E, llvm::StringRef Key);
+
+/// Small ids for grouping keys: equal texts get equal ids. Argument reprs
+/// are made once per stored value (shape lists are interned, so millions
+/// of ops share a few thousand), not once per op.
+class ReprIds {
+public:
+  /// Id of a text.
+  uint32_t text(llvm::StringRef S);
+  /// Id of pyRepr(argAsTuple(T, E, Key)), where V = T.args(E).get(Key) is
+  /// not null.
+  uint32_t arg(const Trace &T, EventId E, llvm::StringRef Key, ArgValue V);
+
+private:
+  llvm::StringMap<uint32_t> Texts;
+  llvm::DenseMap<uint64_t, uint32_t> ByIdentity; // ArgValue::identity()
+};
 /// Process name / label / thread name of an event's track ("Unknown").
 std::string processNameOf(const Trace &T, EventId E);
 std::string processLabelOf(const Trace &T, EventId E);
