@@ -212,16 +212,16 @@ void InputStream::growLoop() {
       return; // the consumer is gone
     size_t Room = size_t(std::min<uint64_t>(ChunkSize, G.Cap - At));
     size_t N = Room ? inflateChunk(G.Data + At, Room) : 0;
-    if (N) {
+    if (N)
       G.Filled.store(At + N, std::memory_order_release);
-    } else if (!Room) {
+    else if (!Room)
       GrowOverflow = true; // larger than the trailer said
-    }
-    if (!N) {
+    {
+      // Under the lock, so waitFor() cannot test Ready and then miss the
+      // notify.
       std::lock_guard<std::mutex> L(G.M);
-      G.Done.store(true, std::memory_order_release);
-    } else {
-      std::lock_guard<std::mutex> L(G.M); // pairs with waitFor()'s wait
+      if (!N)
+        G.Done.store(true, std::memory_order_release);
     }
     G.CV.notify_all();
     if (!N)
