@@ -53,6 +53,9 @@ GrowingInput::GrowingInput(uint64_t Cap) : Cap(Cap) {
   void *P = ::mmap(nullptr, Cap, PROT_READ | PROT_WRITE,
                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   Data = P == MAP_FAILED ? nullptr : static_cast<char *>(P);
+  // Huge pages: one fault per 2 MiB instead of per 4 KiB page filled.
+  if (Data)
+    ::madvise(Data, Cap, MADV_HUGEPAGE);
 }
 
 GrowingInput::~GrowingInput() {
