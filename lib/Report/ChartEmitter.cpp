@@ -173,18 +173,29 @@ void writeTimeline(raw_ostream &OS, const Trace &T, const GpuTimeline &TL,
   };
   double Start = TL.start(), Span = std::max(TL.totalTime(), 1e-9);
   double BW = Span / Buckets;
-  std::map<std::pair<int64_t, int64_t>, StreamRow> Streams;
+  // A few streams over millions of events, mostly in runs: the last row
+  // is tried before the map; rows are put in key order at the end.
+  using StreamKey = std::pair<int64_t, int64_t>;
+  std::vector<std::pair<StreamKey, StreamRow>> Streams;
+  std::map<StreamKey, unsigned> RowOf;
+  unsigned Last = ~0u;
+  GpuBucketer Bucket(T);
   for (EventId E : TL.events()) {
-    auto Key = std::make_pair(T.device(E).value_or(-1),
-                              T.stream(E).value_or(-1));
-    StreamRow &R = Streams[Key];
-    if (R.Kind[0].empty()) {
-      R.Label = "GPU " + std::to_string(Key.first) + " stream " +
-                std::to_string(Key.second);
-      for (auto &K : R.Kind)
-        K.assign(Buckets, 0);
+    StreamKey Key(T.device(E).value_or(-1), T.stream(E).value_or(-1));
+    if (Last == ~0u || Streams[Last].first != Key) {
+      auto [It, New] = RowOf.try_emplace(Key, Streams.size());
+      Last = It->second;
+      if (New) {
+        StreamRow NewRow;
+        NewRow.Label = "GPU " + std::to_string(Key.first) + " stream " +
+                       std::to_string(Key.second);
+        for (auto &K : NewRow.Kind)
+          K.assign(Buckets, 0);
+        Streams.emplace_back(Key, std::move(NewRow));
+      }
     }
-    unsigned Kd = static_cast<unsigned>(gpuBucket(T, E));
+    StreamRow &R = Streams[Last].second;
+    unsigned Kd = static_cast<unsigned>(Bucket(E));
     double S = T.ts(E) - Start, En = S + T.dur(E);
     R.Busy += T.dur(E);
     for (unsigned B = std::min<unsigned>(Buckets - 1, std::max(0.0, S / BW));
@@ -192,6 +203,8 @@ void writeTimeline(raw_ostream &OS, const Trace &T, const GpuTimeline &TL,
       R.Kind[Kd][B] += std::max(0.0, std::min(En, (B + 1) * BW) -
                                          std::max(S, B * BW));
   }
+  std::sort(Streams.begin(), Streams.end(),
+            [](const auto &A, const auto &B) { return A.first < B.first; });
   std::vector<StreamRow *> Rows;
   for (auto &[K, R] : Streams)
     Rows.push_back(&R);
