@@ -16,8 +16,6 @@
 
 #include <algorithm>
 #include <array>
-#include <map>
-#include <set>
 
 using namespace tl;
 
@@ -234,6 +232,9 @@ OpTable::OpTable(const Trace &T, AnalysisManager &AM) : T(T) {
 
   const SubtreeKernelIndex &Subtrees = AM.get<SubtreeKernelIndex>();
   llvm::StringMap<uint32_t> CategoryOf;
+  // categorize reads the two names only: once per (launcher, first kernel)
+  // name pair.
+  llvm::DenseMap<std::pair<StrId, StrId>, uint32_t> CategoryOfNames;
   RowOf.reserve(Rows.size());
   for (uint32_t I = 0; I < Rows.size(); ++I) {
     LauncherRow &Row = Rows[I];
@@ -248,12 +249,18 @@ OpTable::OpTable(const Trace &T, AnalysisManager &AM) : T(T) {
     // Deep nesting makes subtrees large: the index answers those without
     // re-merging every nested range.
     Row.SubtreeTimeUs = Subtrees.busyTime(Row.Launcher);
-    std::string Cat =
-        Reg.categorize(T.name(Row.Launcher), T.name(Row.FirstKernel));
-    auto [It, New] = CategoryOf.try_emplace(Cat, uint32_t(Categories.size()));
-    if (New)
-      Categories.push_back(std::move(Cat));
-    Row.CategoryIdx = It->second;
+    auto [NI, NewNames] = CategoryOfNames.try_emplace(
+        {T.nameId(Row.Launcher), T.nameId(Row.FirstKernel)}, 0);
+    if (NewNames) {
+      std::string Cat =
+          Reg.categorize(T.name(Row.Launcher), T.name(Row.FirstKernel));
+      auto [It, New] =
+          CategoryOf.try_emplace(Cat, uint32_t(Categories.size()));
+      if (New)
+        Categories.push_back(std::move(Cat));
+      NI->second = It->second;
+    }
+    Row.CategoryIdx = NI->second;
   }
   llvm::sort(RowOf);
   SplitRecompute = AM.options().DetectRecompute;
@@ -266,12 +273,26 @@ OpTable::OpTable(const Trace &T, AnalysisManager &AM) : T(T) {
 
   // ops_summary_by_category (§6.2): sorted keys, then sum desc (stable).
   {
-    std::map<std::pair<std::string, bool>, std::vector<double>> Groups;
-    for (const LauncherRow &R : Rows)
-      Groups[{categoryName(R).str(), R.IsRecompute}].push_back(R.DirectTimeUs);
+    // Grouped by (category index, recompute), then put in (text, flag)
+    // order: indices name distinct texts.
+    llvm::DenseMap<std::pair<uint32_t, unsigned>, uint32_t> GroupOf;
+    std::vector<std::pair<std::pair<uint32_t, bool>, std::vector<double>>>
+        Groups;
+    for (const LauncherRow &R : Rows) {
+      auto [It, New] = GroupOf.try_emplace(
+          {R.CategoryIdx, unsigned(R.IsRecompute)}, uint32_t(Groups.size()));
+      if (New)
+        Groups.push_back({{R.CategoryIdx, R.IsRecompute}, {}});
+      Groups[It->second].second.push_back(R.DirectTimeUs);
+    }
+    llvm::sort(Groups, [&](const auto &A, const auto &B) {
+      int C = llvm::StringRef(Categories[A.first.first])
+                  .compare(Categories[B.first.first]);
+      return C != 0 ? C < 0 : A.first.second < B.first.second;
+    });
     for (auto &[Key, V] : Groups) {
       CategorySummaryRow S;
-      S.Category = Key.first;
+      S.Category = Categories[Key.first];
       S.IsRecompute = Key.second;
       S.Count = V.size();
       S.DirectMs = pandasGroupSum(V) / 1000;
@@ -285,25 +306,42 @@ OpTable::OpTable(const Trace &T, AnalysisManager &AM) : T(T) {
 
   // ops_summary (§6.3): by name (sorted), then direct sum desc (stable).
   {
+    // Grouped by (name id, recompute), then put in (name, flag) order:
+    // interned ids name distinct texts.
     struct Acc {
+      StrId Name;
+      bool IsRecompute;
       std::vector<double> Direct, Subtree;
-      std::set<std::string> Cats;
+      std::vector<uint32_t> Cats; // category indices, in first-seen order
     };
-    std::map<std::pair<std::string, bool>, Acc> Groups;
+    llvm::DenseMap<std::pair<StrId, unsigned>, uint32_t> GroupOf;
+    std::vector<Acc> Groups;
     for (const LauncherRow &R : Rows) {
-      Acc &A = Groups[{T.name(R.Launcher).str(), R.IsRecompute}];
+      StrId N = T.nameId(R.Launcher);
+      auto [It, New] =
+          GroupOf.try_emplace({N, unsigned(R.IsRecompute)}, Groups.size());
+      if (New)
+        Groups.push_back({N, R.IsRecompute, {}, {}, {}});
+      Acc &A = Groups[It->second];
       A.Direct.push_back(R.DirectTimeUs);
       A.Subtree.push_back(R.SubtreeTimeUs);
-      A.Cats.insert(categoryName(R).str());
+      if (!llvm::is_contained(A.Cats, R.CategoryIdx))
+        A.Cats.push_back(R.CategoryIdx);
     }
-    for (auto &[Key, A] : Groups) {
+    llvm::sort(Groups, [&](const Acc &A, const Acc &B) {
+      int C = T.strings().get(A.Name).compare(T.strings().get(B.Name));
+      return C != 0 ? C < 0 : A.IsRecompute < B.IsRecompute;
+    });
+    for (Acc &A : Groups) {
       NameSummaryRow S;
-      S.Name = Key.first;
-      S.IsRecompute = Key.second;
+      S.Name = T.strings().get(A.Name).str();
+      S.IsRecompute = A.IsRecompute;
       S.DirectSumUs = pandasGroupSum(A.Direct);
       S.SubtreeSumUs = pandasGroupSum(A.Subtree);
       S.Count = A.Direct.size();
-      S.Categories.assign(A.Cats.begin(), A.Cats.end());
+      for (uint32_t C : A.Cats)
+        S.Categories.push_back(Categories[C]);
+      llvm::sort(S.Categories);
       ByName.push_back(std::move(S));
     }
     sortValuesDescending(ByName,
@@ -322,6 +360,9 @@ OpTable::OpTable(const Trace &T, AnalysisManager &AM) : T(T) {
         "Input Dims", "Input type", "Input Strides", "Concrete Inputs"};
     ReprIds Ids;
     uint32_t NoneId = Ids.text("None");
+    uint32_t ArgKeyIds[4];
+    for (int J = 0; J < 4; ++J)
+      ArgKeyIds[J] = T.strings().lookup(ArgKeys[J]);
     llvm::DenseMap<TrackId, std::array<uint32_t, 3>> TrackIds;
     llvm::StringMap<uint32_t> GroupOf;
     std::vector<std::vector<uint32_t>> Members; // launcher rows per group
@@ -340,7 +381,7 @@ OpTable::OpTable(const Trace &T, AnalysisManager &AM) : T(T) {
       std::copy(TI->second.begin(), TI->second.end(), K.begin() + 4);
       ArgValue A = T.args(L);
       for (int J = 0; J < 4; ++J) {
-        ArgValue V = A.get(ArgKeys[J]);
+        ArgValue V = A.getByKeyId(ArgKeyIds[J]);
         if (V.isNull()) {
           K[7 + J] = NoneId;
           continue;
@@ -369,23 +410,36 @@ OpTable::OpTable(const Trace &T, AnalysisManager &AM) : T(T) {
       }
       Members[It->second].push_back(I);
     }
+    std::vector<EventId> ByTs;
     for (size_t GI = 0; GI < UniqueArgs.size(); ++GI) {
       UniqueArgsRow &G = UniqueArgs[GI];
       std::vector<double> D, S;
-      // The members' kernel_details, made for this group only.
-      std::vector<std::vector<KernelDetail>> Details;
+      // summarizeKernelDetails of the members' kernel_details: the first
+      // member with kernels gives the template (names, streams); the
+      // others only durations, when their list is as long.
+      std::vector<KernelDetail> Template;
+      std::vector<double> Durs;
       for (uint32_t I : Members[GI]) {
         D.push_back(Rows[I].DirectTimeUs);
         S.push_back(Rows[I].SubtreeTimeUs);
-        Details.push_back(detailsOf(Rows[I]));
+        llvm::ArrayRef<EventId> Ks = kernelsOf(Rows[I]);
+        if (Ks.empty() || (!Template.empty() && Ks.size() != Template.size()))
+          continue;
+        if (Template.empty()) {
+          Template = detailsOf(Rows[I]);
+          for (const KernelDetail &K : Template)
+            Durs.push_back(K.Dur);
+          continue;
+        }
+        ByTs.assign(Ks.begin(), Ks.end());
+        sortByTs(T, ByTs);
+        for (EventId K : ByTs)
+          Durs.push_back(T.dur(K));
       }
-      std::vector<const std::vector<KernelDetail> *> Lists;
-      for (const std::vector<KernelDetail> &L : Details)
-        Lists.push_back(&L);
       G.OperationCount = Members[GI].size();
       G.Direct = aggregate(D);
       G.Subtree = aggregate(S);
-      G.KernelSummary = summarizeKernelDetails(Lists);
+      G.KernelSummary = summarizeKernelDurations(Template, Durs);
       std::vector<uint32_t>().swap(Members[GI]);
     }
     std::stable_sort(UniqueArgs.begin(), UniqueArgs.end(),
