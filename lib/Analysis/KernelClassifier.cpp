@@ -12,6 +12,7 @@
 #include "llvm/ADT/StringMap.h"
 
 #include <mutex>
+#include <optional>
 #include <regex>
 #include <vector>
 
@@ -224,24 +225,224 @@ std::vector<std::string> requiredLiterals(llvm::StringRef Pattern) {
   return Out;
 }
 
+/// The rule patterns use a small ECMAScript subset: literal characters,
+/// `.` and `.*`, `\d` and `\d+`, `\b`, classes of single characters
+/// (`[23]`) and top-level `|`. A pattern in that subset is matched here
+/// directly, with std::regex's icase semantics (ASCII tolower; `.` is any
+/// character but \n and \r; word characters are ASCII alnum and `_`):
+/// std::regex costs about a million instructions per kernel name, which
+/// made the classifier the longest step after the import on small traces.
+/// A pattern outside the subset keeps std::regex.
+class RuleMatcher {
+public:
+  /// False when Pattern is outside the subset.
+  bool parse(llvm::StringRef Pattern) {
+    Branches.assign(1, {});
+    for (size_t I = 0; I < Pattern.size(); ++I) {
+      char C = Pattern[I];
+      char Next = I + 1 < Pattern.size() ? Pattern[I + 1] : '\0';
+      Atom A;
+      if (C == '|') {
+        Branches.emplace_back();
+        continue;
+      }
+      if (C == '.') {
+        A.K = Next == '*' ? AnyStar : Any;
+        I += Next == '*';
+      } else if (C == '\\') {
+        char Esc = Next;
+        ++I;
+        char After = I + 1 < Pattern.size() ? Pattern[I + 1] : '\0';
+        if (Esc == 'd') {
+          A.K = After == '+' ? DigitPlus : Digit;
+          I += After == '+';
+        } else if (Esc == 'b') {
+          A.K = WordBoundary;
+        } else {
+          return false;
+        }
+      } else if (C == '[') {
+        size_t End = Pattern.find(']', I + 1);
+        if (End == llvm::StringRef::npos || End == I + 1)
+          return false;
+        A.K = Set;
+        for (char M : Pattern.slice(I + 1, End)) {
+          if (!llvm::isAlnum(M) && !llvm::StringRef("_<>:").contains(M))
+            return false;
+          A.Members += llvm::toLower(M);
+        }
+        I = End;
+      } else if (llvm::isAlnum(C) || llvm::StringRef("_<>:-").contains(C)) {
+        A.K = Char;
+        A.C = llvm::toLower(C);
+      } else {
+        return false;
+      }
+      // A quantifier on anything but `.` and `\d` is outside the subset.
+      char Q = I + 1 < Pattern.size() ? Pattern[I + 1] : '\0';
+      if (Q == '*' || Q == '+' || Q == '?' || Q == '{')
+        return false;
+      Branches.back().push_back(std::move(A));
+    }
+    return true;
+  }
+
+  /// regex_search of the pattern in Name.
+  bool search(llvm::StringRef Name) const {
+    for (const Branch &B : Branches) {
+      // Failed[I * (N + 1) + P]: atoms I.. do not match at P (whatever the
+      // start), so each (atom, position) is tried once.
+      std::vector<uint8_t> Failed((B.size() + 1) * (Name.size() + 1), 0);
+      for (size_t P = 0; P <= Name.size(); ++P)
+        if (matchAt(B, 0, P, Name, Failed))
+          return true;
+    }
+    return false;
+  }
+
+private:
+  enum Kind : uint8_t {
+    Char,
+    Set,
+    Any,
+    AnyStar,
+    Digit,
+    DigitPlus,
+    WordBoundary
+  };
+  struct Atom {
+    Kind K = Char;
+    char C = 0;
+    std::string Members; // Set: lower-cased members
+  };
+  using Branch = std::vector<Atom>;
+
+  static bool isWord(char C) { return llvm::isAlnum(C) || C == '_'; }
+  static bool isAny(char C) { return C != '\n' && C != '\r'; }
+
+  /// Atoms I.. of B match at position P. Recursion only at `.*` and `\d+`
+  /// (at most a few per pattern).
+  static bool matchAt(const Branch &B, size_t I, size_t P, llvm::StringRef S,
+                      std::vector<uint8_t> &Failed) {
+    const size_t N = S.size();
+    auto Tried = [&](size_t J, size_t Q) -> uint8_t & {
+      return Failed[J * (N + 1) + Q];
+    };
+    for (; I < B.size(); ++I) {
+      const Atom &A = B[I];
+      switch (A.K) {
+      case Char:
+        if (P == N || llvm::toLower(S[P]) != A.C)
+          return false;
+        ++P;
+        break;
+      case Set:
+        if (P == N || llvm::StringRef(A.Members).find(llvm::toLower(S[P])) ==
+                          llvm::StringRef::npos)
+          return false;
+        ++P;
+        break;
+      case Any:
+        if (P == N || !isAny(S[P]))
+          return false;
+        ++P;
+        break;
+      case Digit:
+        if (P == N || !llvm::isDigit(S[P]))
+          return false;
+        ++P;
+        break;
+      case WordBoundary: {
+        bool Left = P > 0 && isWord(S[P - 1]);
+        bool Right = P < N && isWord(S[P]);
+        if (Left == Right)
+          return false;
+        break;
+      }
+      case AnyStar:
+      case DigitPlus: {
+        size_t Q = P;
+        if (A.K == DigitPlus) {
+          if (P == N || !llvm::isDigit(S[P]))
+            return false;
+          Q = P + 1;
+        }
+        for (;;) {
+          if (!Tried(I + 1, Q)) {
+            if (matchAt(B, I + 1, Q, S, Failed))
+              return true;
+            Tried(I + 1, Q) = 1;
+          }
+          bool More =
+              Q < N && (A.K == AnyStar ? isAny(S[Q]) : llvm::isDigit(S[Q]));
+          if (!More)
+            return false;
+          ++Q;
+        }
+      }
+      }
+    }
+    return true;
+  }
+
+  std::vector<Branch> Branches;
+};
+
 struct CompiledRule {
-  std::regex Re;
+  bool Direct = false;
+  RuleMatcher Matcher;
+  /// Only for patterns outside the matcher's subset (none today).
+  std::optional<std::regex> Re;
   std::vector<std::string> Literals;
 };
 
 const std::vector<CompiledRule> &compiled() {
   static const std::vector<CompiledRule> R = [] {
     std::vector<CompiledRule> V;
-    for (const Rule &X : Rules)
-      V.push_back({std::regex(X.Pattern,
-                              std::regex::ECMAScript | std::regex::icase),
-                   requiredLiterals(X.Pattern)});
+    for (const Rule &X : Rules) {
+      CompiledRule C;
+      C.Direct = C.Matcher.parse(X.Pattern);
+      if (!C.Direct)
+        C.Re.emplace(X.Pattern, std::regex::ECMAScript | std::regex::icase);
+      C.Literals = requiredLiterals(X.Pattern);
+      V.push_back(std::move(C));
+    }
     return V;
   }();
   return R;
 }
 
+bool ruleSearch(const CompiledRule &R, llvm::StringRef Name) {
+  if (R.Direct)
+    return R.Matcher.search(Name);
+  return std::regex_search(Name.begin(), Name.end(), *R.Re);
+}
+
 } // namespace
+
+size_t tl::detail::numKernelRules() { return std::size(Rules); }
+
+const char *tl::detail::kernelRulePattern(size_t Rule) {
+  return Rules[Rule].Pattern;
+}
+
+bool tl::detail::kernelRuleSearch(size_t Rule, llvm::StringRef Name) {
+  return ruleSearch(compiled()[Rule], Name);
+}
+
+bool tl::detail::kernelRuleIsDirect(size_t Rule) {
+  return compiled()[Rule].Direct;
+}
+
+bool tl::detail::kernelRuleRegexSearch(size_t Index, llvm::StringRef Name) {
+  static const std::vector<std::regex> Re = [] {
+    std::vector<std::regex> V;
+    for (const Rule &X : Rules)
+      V.emplace_back(X.Pattern, std::regex::ECMAScript | std::regex::icase);
+    return V;
+  }();
+  return std::regex_search(Name.begin(), Name.end(), Re[Index]);
+}
 
 KernelClass tl::classifyKernel(llvm::StringRef Name) {
   // Names repeat a lot; memoize (thread-safe).
@@ -254,7 +455,6 @@ KernelClass tl::classifyKernel(llvm::StringRef Name) {
       return It->second;
   }
   const std::vector<CompiledRule> &Re = compiled();
-  std::string S = Name.str();
   // std::regex is slow; a rule none of whose required literals occur in
   // the name cannot match, so most rules are skipped without it.
   std::string Lower = Name.lower();
@@ -269,7 +469,7 @@ KernelClass tl::classifyKernel(llvm::StringRef Name) {
   for (size_t I = 0; I < Re.size(); ++I) {
     // Stable sort by priority desc == first rule with the highest priority.
     if (Rules[I].Priority > Best && MayMatch(Re[I]) &&
-        std::regex_search(S, Re[I].Re)) {
+        ruleSearch(Re[I], Name)) {
       Best = Rules[I].Priority;
       BestIdx = I;
     }

@@ -11,6 +11,7 @@
 
 #include "llvm/ADT/StringRef.h"
 
+#include <cstddef>
 #include <string>
 
 namespace tl {
@@ -22,6 +23,17 @@ struct KernelClass {
 };
 
 KernelClass classifyKernel(llvm::StringRef Name);
+
+namespace detail {
+/// The rule table's size, and regex_search of rule Rule's pattern in Name
+/// as classifyKernel runs it and through std::regex (for tests).
+size_t numKernelRules();
+const char *kernelRulePattern(size_t Rule);
+bool kernelRuleSearch(size_t Rule, llvm::StringRef Name);
+/// True when rule Rule runs without std::regex.
+bool kernelRuleIsDirect(size_t Rule);
+bool kernelRuleRegexSearch(size_t Rule, llvm::StringRef Name);
+} // namespace detail
 
 } // namespace tl
 
