@@ -1,7 +1,10 @@
 //===- InputStream.cpp - Chunked (optionally gzip) JSON input -------------===//
 #include "InputStream.h"
 
+#include "Inflate.h"
+
 #include <condition_variable>
+#include <cstdlib>
 #include <cstring>
 #include <deque>
 #include <mutex>
@@ -18,12 +21,26 @@ static constexpr size_t ChunkSize = 1 << 18;
 struct InputStream::ZState {
   z_stream S;
   bool Init = false;
+  // The whole compressed input for the fast decoder (growing buffer only):
+  // Mem, or the file mapped (Map).
+  const uint8_t *Raw = nullptr;
+  size_t RawSize = 0;
+  void *Map = nullptr;
   ZState() { std::memset(&S, 0, sizeof(S)); }
   ~ZState() {
     if (Init)
       inflateEnd(&S);
+    if (Map)
+      ::munmap(Map, RawSize);
   }
 };
+
+/// TL_INFLATE=zlib decodes gzip with zlib only (differential tests and
+/// before/after measurements).
+static bool fastInflate() {
+  const char *E = std::getenv("TL_INFLATE");
+  return !E || std::strcmp(E, "zlib") != 0;
+}
 
 /// Chunks inflated ahead by the background thread. Buffers cycle between
 /// Free (the producer fills them) and Full (the parser reads them), so memory
@@ -192,8 +209,25 @@ bool InputStream::start() {
       if (!Grow->Data) {
         Grow.reset();
       } else {
-        std::memcpy(Grow->Data, Out.data(), Len);
-        Grow->Filled.store(Len);
+        if (fastInflate() && F) {
+          void *M =
+              ::mmap(nullptr, RawSize, PROT_READ, MAP_PRIVATE, fileno(F), 0);
+          if (M != MAP_FAILED) {
+            ::madvise(M, RawSize, MADV_SEQUENTIAL);
+            Z->Map = M;
+            Z->Raw = static_cast<const uint8_t *>(M);
+            Z->RawSize = RawSize;
+          }
+        } else if (fastInflate()) {
+          Z->Raw = reinterpret_cast<const uint8_t *>(Mem.data());
+          Z->RawSize = Mem.size();
+        }
+        // The fast decoder writes the buffer from its start (the first
+        // chunk, read from Out, included); zlib continues after the chunk.
+        if (!Z->Raw) {
+          std::memcpy(Grow->Data, Out.data(), Len);
+          Grow->Filled.store(Len);
+        }
         GrowThread = std::thread([this] { growLoop(); });
         Cur = Out.data();
         return true;
@@ -209,24 +243,85 @@ bool InputStream::start() {
 // F/Mem, In, Z and RawErr until it sets Done.
 void InputStream::growLoop() {
   GrowingInput &G = *Grow;
-  for (;;) {
-    uint64_t At = G.Filled.load(std::memory_order_relaxed);
-    if (G.Done.load(std::memory_order_acquire))
-      return; // the consumer is gone
-    size_t Room = size_t(std::min<uint64_t>(ChunkSize, G.Cap - At));
-    size_t N = Room ? inflateChunk(G.Data + At, Room) : 0;
-    if (N)
-      G.Filled.store(At + N, std::memory_order_release);
-    else if (!Room)
-      GrowOverflow = true; // larger than the trailer said
+  auto Publish = [&](uint64_t N, bool Last) {
+    if (N > G.Filled.load(std::memory_order_relaxed))
+      G.Filled.store(N, std::memory_order_release);
     {
       // Under the lock, so waitFor() cannot test Ready and then miss the
       // notify.
       std::lock_guard<std::mutex> L(G.M);
-      if (!N)
+      if (Last)
         G.Done.store(true, std::memory_order_release);
     }
     G.CV.notify_all();
+  };
+  // Output already readable by the parsers (the zlib replay below rewrites
+  // nothing under it).
+  uint64_t Published = 0;
+  std::vector<char> Scratch;
+  uint64_t At = G.Filled.load(std::memory_order_relaxed); // zlib: chunk 1
+  if (Z->Raw) {
+    // The fast decoder publishes a chunk behind what it decoded: zlib's
+    // path drops the output of the call (at most a chunk) that meets an
+    // error, so what is published is never more than zlib would have given.
+    size_t OutSize = 0;
+    InflateStatus St = gunzipBuffer(
+        Z->Raw, Z->RawSize, reinterpret_cast<uint8_t *>(G.Data), G.Cap - 1,
+        OutSize,
+        [&](size_t N) {
+          if (G.Done.load(std::memory_order_acquire))
+            return false; // the consumer is gone
+          if (N > ChunkSize)
+            Publish(N - ChunkSize, false);
+          return true;
+        },
+        ChunkSize);
+    if (St == InflateStatus::Cancelled)
+      return;
+    if (St == InflateStatus::Done) {
+      Publish(OutSize, true);
+      return;
+    }
+    // Corrupt, truncated or larger than the trailer said: replay zlib's
+    // calls from the start (start()'s first chunk, then this loop's) for
+    // its exact output prefix, error text and offset, or overflow.
+    Published = G.Filled.load(std::memory_order_relaxed);
+    RawConsumed = 0;
+    RawEof = false;
+    MemPos = 0;
+    if (F)
+      fseeko(F, 0, SEEK_SET);
+    inflateReset(&Z->S);
+    GzipStreamEnd = false;
+    size_t Got = readRaw(In.data(), In.size());
+    Z->S.next_in = reinterpret_cast<Bytef *>(In.data());
+    Z->S.avail_in = unsigned(Got);
+    Scratch.resize(ChunkSize);
+    size_t N = RawErr.empty() ? inflateChunk(Scratch.data(), ChunkSize) : 0;
+    if (N > Published)
+      std::memcpy(G.Data + Published, Scratch.data() + Published,
+                  N - Published);
+    At = N;
+    Publish(At, !N);
+    if (!N)
+      return;
+  }
+  for (;;) {
+    if (G.Done.load(std::memory_order_acquire))
+      return; // the consumer is gone
+    size_t Room = size_t(std::min<uint64_t>(ChunkSize, G.Cap - At));
+    // (In a replay At may still be under Published: decode aside.)
+    char *Dst = At >= Published ? G.Data + At : Scratch.data();
+    size_t N = Room ? inflateChunk(Dst, Room) : 0;
+    if (N && Dst == Scratch.data()) {
+      if (At + N > Published)
+        std::memcpy(G.Data + Published, Scratch.data() + (Published - At),
+                    At + N - Published);
+    }
+    if (!N && !Room)
+      GrowOverflow = true; // larger than the trailer said
+    At += N;
+    Publish(At, !N);
     if (!N)
       return;
   }

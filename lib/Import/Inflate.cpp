@@ -1,0 +1,581 @@
+//===- Inflate.cpp - Fast whole-buffer gzip/DEFLATE decoder ---------------===//
+//
+// Layout follows libdeflate's decompressor: a 64-bit bit buffer refilled by
+// one unaligned word load, Huffman tables whose entries carry the decoded
+// value (literal byte, length or distance base, extra bit count) so one
+// lookup decodes one symbol, a fast loop without bounds checks while enough
+// input and output remain, and a checked loop near the ends. The checks that
+// make a stream invalid are zlib's (inflate.c, inftrees.c), so that both
+// decoders accept the same streams.
+//
+//===----------------------------------------------------------------------===//
+#include "Inflate.h"
+
+#include "Crc32.h"
+
+#include <algorithm>
+#include <cstring>
+#include <memory>
+
+using namespace tl;
+
+namespace {
+
+// Table entry: [3:0] code length, [7:4] extra bits (subtable pointer: the
+// subtable's index bits), [15:8] flags, [31:16] value (literal, length or
+// distance base, subtable start).
+constexpr uint32_t Literal = 1u << 15;
+constexpr uint32_t Exceptional = 1u << 14; // alone: an invalid code
+constexpr uint32_t Subtable = 1u << 13;
+constexpr uint32_t EndOfBlock = 1u << 12;
+
+constexpr unsigned LitLenBits = 11, DistBits = 8, CodeLenBits = 7;
+// Main table plus at most one subtable of at most 2^(15 - bits) entries per
+// symbol coded longer than the main table.
+constexpr unsigned LitLenSize = (1u << LitLenBits) + 288 * (1u << 4);
+constexpr unsigned DistSize = (1u << DistBits) + 32 * (1u << 7);
+constexpr unsigned CodeLenSize = 1u << CodeLenBits;
+
+constexpr uint16_t LengthBase[29] = {
+    3,  4,  5,  6,  7,  8,  9,  10, 11,  13,  15,  17,  19,  23, 27,
+    31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258};
+constexpr uint8_t LengthExtra[29] = {0, 0, 0, 0, 0, 0, 0, 0, 1, 1,
+                                     1, 1, 2, 2, 2, 2, 3, 3, 3, 3,
+                                     4, 4, 4, 4, 5, 5, 5, 5, 0};
+constexpr uint16_t DistBase[30] = {
+    1,    2,    3,    4,    5,    7,    9,    13,    17,    25,
+    33,   49,   65,   97,   129,  193,  257,  385,   513,   769,
+    1025, 1537, 2049, 3073, 4097, 6145, 8193, 12289, 16385, 24577};
+constexpr uint8_t DistExtra[30] = {0, 0, 0,  0,  1,  1,  2,  2,  3,  3,
+                                   4, 4, 5,  5,  6,  6,  7,  7,  8,  8,
+                                   9, 9, 10, 10, 11, 11, 12, 12, 13, 13};
+constexpr uint8_t CodeLenOrder[19] = {16, 17, 18, 0, 8,  7, 9,  6, 10, 5,
+                                      11, 4,  12, 3, 13, 2, 14, 1, 15};
+
+enum class TableKind { CodeLens, LitLens, Dists };
+
+uint32_t symbolEntry(TableKind K, unsigned Sym) {
+  switch (K) {
+  case TableKind::CodeLens:
+    return Sym << 16;
+  case TableKind::LitLens:
+    if (Sym < 256)
+      return Literal | Sym << 16;
+    if (Sym == 256)
+      return Exceptional | EndOfBlock;
+    if (Sym < 286)
+      return uint32_t(LengthBase[Sym - 257]) << 16 |
+             uint32_t(LengthExtra[Sym - 257]) << 4;
+    return Exceptional; // 286, 287: zlib's "invalid literal/length code"
+  case TableKind::Dists:
+    if (Sym < 30)
+      return uint32_t(DistBase[Sym]) << 16 | uint32_t(DistExtra[Sym]) << 4;
+    return Exceptional; // 30, 31: "invalid distance code"
+  }
+  return Exceptional;
+}
+
+unsigned reverseBits(unsigned Code, unsigned Len) {
+  unsigned R = 0;
+  for (unsigned I = 0; I < Len; ++I, Code >>= 1)
+    R = R << 1 | (Code & 1);
+  return R;
+}
+
+/// Build the decode table for code lengths Lens[0, N) with a main table of
+/// Bits index bits. False when zlib's inflate_table() rejects the lengths:
+/// over-subscribed, or incomplete unless a lone length-1 code of a
+/// literal/length or distance code (no code at all is accepted for those too:
+/// every entry is invalid then).
+bool buildTable(uint32_t *Table, unsigned Bits, const uint8_t *Lens, unsigned N,
+                TableKind K) {
+  unsigned Count[16] = {0};
+  for (unsigned S = 0; S < N; ++S)
+    ++Count[Lens[S]];
+  Count[0] = 0;
+  unsigned Max = 15;
+  while (Max && !Count[Max])
+    --Max;
+  unsigned MainSize = 1u << Bits;
+  std::fill(Table, Table + MainSize, Exceptional);
+  if (!Max)
+    return K != TableKind::CodeLens;
+  int Left = 1;
+  for (unsigned L = 1; L <= 15; ++L) {
+    Left = 2 * Left - int(Count[L]);
+    if (Left < 0)
+      return false;
+  }
+  if (Left > 0 && (K == TableKind::CodeLens || Max != 1))
+    return false;
+  unsigned Next[16];
+  unsigned Code = 0;
+  Next[0] = 0;
+  for (unsigned L = 1; L <= 15; ++L) {
+    Code = (Code + Count[L - 1]) << 1;
+    Next[L] = Code;
+  }
+  if (Max > Bits) {
+    // Subtable index bits per main-table prefix: the longest code under it.
+    uint8_t SubBits[1u << LitLenBits];
+    std::memset(SubBits, 0, MainSize);
+    unsigned NextCopy[16];
+    std::memcpy(NextCopy, Next, sizeof(Next));
+    for (unsigned S = 0; S < N; ++S) {
+      unsigned L = Lens[S];
+      if (L <= Bits)
+        continue;
+      unsigned P = reverseBits(NextCopy[L]++, L) & (MainSize - 1);
+      SubBits[P] = uint8_t(std::max<unsigned>(SubBits[P], L - Bits));
+    }
+    unsigned End = MainSize;
+    for (unsigned P = 0; P < MainSize; ++P) {
+      if (!SubBits[P])
+        continue;
+      Table[P] = Exceptional | Subtable | uint32_t(SubBits[P]) << 4 |
+                 uint32_t(End) << 16;
+      std::fill(Table + End, Table + End + (1u << SubBits[P]), Exceptional);
+      End += 1u << SubBits[P];
+    }
+  }
+  for (unsigned S = 0; S < N; ++S) {
+    unsigned L = Lens[S];
+    if (!L)
+      continue;
+    unsigned Rev = reverseBits(Next[L]++, L);
+    uint32_t E = symbolEntry(K, S) | L;
+    if (L <= Bits) {
+      for (unsigned I = Rev; I < MainSize; I += 1u << L)
+        Table[I] = E;
+      continue;
+    }
+    uint32_t Ptr = Table[Rev & (MainSize - 1)];
+    unsigned Start = Ptr >> 16, Size = 1u << ((Ptr >> 4) & 15);
+    for (unsigned I = Rev >> Bits; I < Size; I += 1u << (L - Bits))
+      Table[Start + I] = E;
+  }
+  return true;
+}
+
+LLVM_ATTRIBUTE_ALWAYS_INLINE uint64_t load64(const uint8_t *P) {
+  uint64_t V;
+  std::memcpy(&V, P, 8);
+  return V; // little-endian hosts only (x86-64, AArch64)
+}
+
+/// Copy Len bytes from Dist bytes back; may write up to 15 bytes past
+/// Out + Len (the fast loop keeps that much room).
+LLVM_ATTRIBUTE_ALWAYS_INLINE void copyMatch(uint8_t *Out, size_t Dist,
+                                            unsigned Len) {
+  const uint8_t *Src = Out - Dist;
+  uint8_t *End = Out + Len;
+  if (Dist >= 16) {
+    do {
+      std::memcpy(Out, Src, 16);
+      Out += 16;
+      Src += 16;
+    } while (Out < End);
+  } else if (Dist >= 8) {
+    do {
+      std::memcpy(Out, Src, 8);
+      Out += 8;
+      Src += 8;
+    } while (Out < End);
+  } else if (Dist == 1) {
+    uint64_t V = 0x0101010101010101ull * *Src;
+    do {
+      std::memcpy(Out, &V, 8);
+      std::memcpy(Out + 8, &V, 8);
+      Out += 16;
+    } while (Out < End);
+  } else {
+    // Distance 2..7: repeat the pattern a byte at a time (rare in text).
+    for (; Out < End; ++Out, ++Src)
+      *Out = *Src;
+  }
+}
+
+struct Decoder {
+  const uint8_t *In, *InEnd;
+  uint8_t *OutBegin, *Out, *OutEnd;
+  uint64_t BitBuf = 0;
+  unsigned BitsLeft = 0;
+  unsigned Overrun = 0; // zero bytes made up past InEnd (bad input only)
+  uint8_t *MemberStart = nullptr;
+  uint8_t *CrcPos = nullptr;
+  uint32_t Crc = 0;
+  uint8_t *NextMark;
+  size_t Step;
+  llvm::function_ref<bool(size_t)> Progress;
+  const uint32_t *LitLen = nullptr, *Dist = nullptr;
+  bool HaveFixed = false;
+  uint8_t Lens[288 + 32];
+  uint32_t DynLitLen[LitLenSize], DynDist[DistSize];
+  uint32_t FixedLitLen[LitLenSize], FixedDist[DistSize];
+  uint32_t CodeLen[CodeLenSize];
+
+  enum Result { Ok, Fail, Cancel };
+
+  // Bits above BitsLeft are zero or the input's own next bits, so OR-ing a
+  // word over them again is harmless.
+  LLVM_ATTRIBUTE_ALWAYS_INLINE void refillFast() {
+    BitBuf |= load64(In) << BitsLeft;
+    In += (63 - BitsLeft) >> 3;
+    BitsLeft |= 56;
+  }
+  void refill() {
+    if (InEnd - In >= 8) {
+      refillFast();
+      return;
+    }
+    while (BitsLeft < 56) {
+      if (In < InEnd)
+        BitBuf |= uint64_t(*In++) << BitsLeft;
+      else if (Overrun < 8)
+        ++Overrun; // a zero byte; using it means a truncated stream
+      else
+        return;
+      BitsLeft += 8;
+    }
+  }
+  bool need(unsigned N) {
+    if (BitsLeft < N)
+      refill();
+    return BitsLeft >= N;
+  }
+  uint32_t bits(unsigned N) const {
+    return uint32_t(BitBuf & ((uint64_t(1) << N) - 1));
+  }
+  void drop(unsigned N) {
+    BitBuf >>= N;
+    BitsLeft -= N;
+  }
+  /// Go to the next byte boundary and give back the whole bytes still in
+  /// the bit buffer; false if made-up bytes past the input were used.
+  bool alignToInput() {
+    drop(BitsLeft & 7);
+    unsigned Bytes = BitsLeft >> 3;
+    if (Overrun > Bytes)
+      return false;
+    In -= Bytes - Overrun;
+    BitBuf = 0;
+    BitsLeft = 0;
+    Overrun = 0;
+    return true;
+  }
+
+  bool publish() {
+    Crc = crc32Update(Crc, CrcPos, size_t(Out - CrcPos));
+    CrcPos = Out;
+    NextMark = Out + Step;
+    return Progress(size_t(Out - OutBegin));
+  }
+
+  Result gunzip();
+  Result member();
+  Result storedBlock();
+  bool dynamicTables();
+  void fixedTables();
+  Result huffmanBlock();
+};
+
+} // namespace
+
+void Decoder::fixedTables() {
+  if (!HaveFixed) {
+    uint8_t L[288];
+    std::fill(L, L + 144, 8);
+    std::fill(L + 144, L + 256, 9);
+    std::fill(L + 256, L + 280, 7);
+    std::fill(L + 280, L + 288, 8);
+    buildTable(FixedLitLen, LitLenBits, L, 288, TableKind::LitLens);
+    std::fill(L, L + 32, 5);
+    buildTable(FixedDist, DistBits, L, 32, TableKind::Dists);
+    HaveFixed = true;
+  }
+  LitLen = FixedLitLen;
+  Dist = FixedDist;
+}
+
+bool Decoder::dynamicTables() {
+  if (!need(14))
+    return false;
+  unsigned NLen = bits(5) + 257, NDist = bits(10) >> 5, NCode = 0;
+  NDist += 1;
+  NCode = (bits(14) >> 10) + 4;
+  drop(14);
+  if (NLen > 286 || NDist > 30)
+    return false; // "too many length or distance symbols"
+  uint8_t CL[19] = {0};
+  for (unsigned I = 0; I < NCode; ++I) {
+    if (!need(3))
+      return false;
+    CL[CodeLenOrder[I]] = uint8_t(bits(3));
+    drop(3);
+  }
+  if (!buildTable(CodeLen, CodeLenBits, CL, 19, TableKind::CodeLens))
+    return false; // "invalid code lengths set"
+  unsigned Total = NLen + NDist;
+  for (unsigned I = 0; I < Total;) {
+    if (!need(14))
+      return false;
+    uint32_t E = CodeLen[bits(CodeLenBits)];
+    drop(E & 15);
+    unsigned Sym = E >> 16;
+    if (Sym < 16) {
+      Lens[I++] = uint8_t(Sym);
+      continue;
+    }
+    uint8_t Val = 0;
+    unsigned Rep;
+    if (Sym == 16) {
+      if (I == 0)
+        return false; // "invalid bit length repeat"
+      Val = Lens[I - 1];
+      Rep = 3 + bits(2);
+      drop(2);
+    } else if (Sym == 17) {
+      Rep = 3 + bits(3);
+      drop(3);
+    } else {
+      Rep = 11 + bits(7);
+      drop(7);
+    }
+    if (I + Rep > Total)
+      return false; // "invalid bit length repeat"
+    std::memset(Lens + I, Val, Rep);
+    I += Rep;
+  }
+  if (!Lens[256])
+    return false; // "invalid code -- missing end-of-block"
+  if (!buildTable(DynLitLen, LitLenBits, Lens, NLen, TableKind::LitLens) ||
+      !buildTable(DynDist, DistBits, Lens + NLen, NDist, TableKind::Dists))
+    return false;
+  LitLen = DynLitLen;
+  Dist = DynDist;
+  return true;
+}
+
+Decoder::Result Decoder::storedBlock() {
+  if (!alignToInput() || InEnd - In < 4)
+    return Fail;
+  unsigned Len = unsigned(In[0]) | unsigned(In[1]) << 8;
+  unsigned NLen = unsigned(In[2]) | unsigned(In[3]) << 8;
+  if (Len != (~NLen & 0xffff))
+    return Fail; // "invalid stored block lengths"
+  In += 4;
+  if (size_t(InEnd - In) < Len || size_t(OutEnd - Out) < Len)
+    return Fail;
+  std::memcpy(Out, In, Len);
+  In += Len;
+  Out += Len;
+  return Ok;
+}
+
+#define TL_LOOKUP(E, T, B)                                                     \
+  do {                                                                         \
+    E = T[BitBuf & ((1u << (B)) - 1)];                                         \
+    if (E & Subtable)                                                          \
+      E = T[(E >> 16) +                                                        \
+            ((BitBuf >> (B)) & ((uint64_t(1) << ((E >> 4) & 15)) - 1))];       \
+  } while (0)
+
+Decoder::Result Decoder::huffmanBlock() {
+  // The fast loop reads at most 2 words (each from In + 7 at most) and writes
+  // at most 258 + 15 bytes per iteration.
+  const uint8_t *InFast = InEnd - In >= 16 ? InEnd - 16 : In;
+  uint8_t *OutFastEnd = OutEnd - Out >= 300 ? OutEnd - 300 : Out;
+  for (;;) {
+    uint8_t *OutFast = std::min(OutFastEnd, NextMark);
+    while (In < InFast && Out < OutFast) {
+      refillFast();
+      uint32_t E;
+      TL_LOOKUP(E, LitLen, LitLenBits);
+      if (E & Literal) {
+        // 56 bits hold three literal codes (15 bits each at most).
+        drop(E & 15);
+        *Out++ = uint8_t(E >> 16);
+        TL_LOOKUP(E, LitLen, LitLenBits);
+        if (E & Literal) {
+          drop(E & 15);
+          *Out++ = uint8_t(E >> 16);
+          TL_LOOKUP(E, LitLen, LitLenBits);
+          if (E & Literal) {
+            drop(E & 15);
+            *Out++ = uint8_t(E >> 16);
+            continue;
+          }
+        }
+        refillFast(); // E stays valid: refills only add bits above
+      }
+      if (E & Exceptional) {
+        if (E & EndOfBlock) {
+          drop(E & 15);
+          return Ok;
+        }
+        return Fail;
+      }
+      // Length (15 + 5 bits) and distance (15 + 13 bits) fit in 56 bits.
+      drop(E & 15);
+      unsigned LenExtra = (E >> 4) & 15;
+      unsigned Len = (E >> 16) + bits(LenExtra);
+      drop(LenExtra);
+      uint32_t D;
+      TL_LOOKUP(D, Dist, DistBits);
+      if (D & Exceptional)
+        return Fail;
+      drop(D & 15);
+      unsigned DExtra = (D >> 4) & 15;
+      size_t Distance = (D >> 16) + bits(DExtra);
+      drop(DExtra);
+      if (Distance > size_t(Out - MemberStart))
+        return Fail; // "invalid distance too far back"
+      copyMatch(Out, Distance, Len);
+      Out += Len;
+    }
+    if (Out >= NextMark) {
+      if (Overrun)
+        NextMark = Out + Step;
+      else if (!publish())
+        return Cancel;
+      continue;
+    }
+    // One symbol with every check (near the end of the input or output).
+    if (!need(48))
+      return Fail;
+    uint32_t E;
+    TL_LOOKUP(E, LitLen, LitLenBits);
+    if (E & Literal) {
+      if (Out == OutEnd)
+        return Fail;
+      drop(E & 15);
+      *Out++ = uint8_t(E >> 16);
+      continue;
+    }
+    if (E & Exceptional) {
+      if (E & EndOfBlock) {
+        drop(E & 15);
+        return Ok;
+      }
+      return Fail;
+    }
+    drop(E & 15);
+    unsigned LenExtra = (E >> 4) & 15;
+    unsigned Len = (E >> 16) + bits(LenExtra);
+    drop(LenExtra);
+    uint32_t D;
+    TL_LOOKUP(D, Dist, DistBits);
+    if (D & Exceptional)
+      return Fail;
+    drop(D & 15);
+    unsigned DExtra = (D >> 4) & 15;
+    size_t Distance = (D >> 16) + bits(DExtra);
+    drop(DExtra);
+    if (Distance > size_t(Out - MemberStart) || Len > size_t(OutEnd - Out))
+      return Fail;
+    for (const uint8_t *Src = Out - Distance, *End = Out + Len; Out < End;)
+      *Out++ = *Src++;
+  }
+}
+
+#undef TL_LOOKUP
+
+Decoder::Result Decoder::member() {
+  // Header (RFC 1952 2.3), with zlib's checks.
+  const uint8_t *H = In;
+  if (InEnd - In < 10 || In[0] != 0x1f || In[1] != 0x8b || In[2] != 8 ||
+      (In[3] & 0xe0))
+    return Fail;
+  unsigned Flags = In[3];
+  const uint8_t *P = In + 10;
+  if (Flags & 4) {
+    if (InEnd - P < 2)
+      return Fail;
+    size_t XLen = size_t(P[0]) | size_t(P[1]) << 8;
+    P += 2;
+    if (size_t(InEnd - P) < XLen)
+      return Fail;
+    P += XLen;
+  }
+  for (unsigned Bit : {8u, 16u}) {
+    if (!(Flags & Bit))
+      continue;
+    const void *Z = std::memchr(P, 0, size_t(InEnd - P));
+    if (!Z)
+      return Fail;
+    P = static_cast<const uint8_t *>(Z) + 1;
+  }
+  if (Flags & 2) {
+    if (InEnd - P < 2 || (crc32Update(0, H, size_t(P - H)) & 0xffff) !=
+                             (unsigned(P[0]) | unsigned(P[1]) << 8))
+      return Fail; // "header crc mismatch"
+    P += 2;
+  }
+  In = P;
+  MemberStart = CrcPos = Out;
+  Crc = 0;
+  bool Final;
+  do {
+    if (!need(3))
+      return Fail;
+    Final = bits(1);
+    unsigned Type = bits(3) >> 1;
+    drop(3);
+    Result R;
+    if (Type == 0) {
+      R = storedBlock();
+    } else if (Type == 1) {
+      fixedTables();
+      R = huffmanBlock();
+    } else if (Type == 2) {
+      R = dynamicTables() ? huffmanBlock() : Fail;
+    } else {
+      return Fail; // "invalid block type"
+    }
+    if (R != Ok)
+      return R;
+    if (Out >= NextMark && !Overrun && !publish())
+      return Cancel;
+  } while (!Final);
+  if (!alignToInput() || InEnd - In < 8)
+    return Fail;
+  Crc = crc32Update(Crc, CrcPos, size_t(Out - CrcPos));
+  CrcPos = Out;
+  uint32_t WantCrc, WantSize;
+  std::memcpy(&WantCrc, In, 4);
+  std::memcpy(&WantSize, In + 4, 4);
+  In += 8;
+  if (Crc != WantCrc || uint32_t(Out - MemberStart) != WantSize)
+    return Fail; // "incorrect data check" / "incorrect length check"
+  return Ok;
+}
+
+Decoder::Result Decoder::gunzip() {
+  // As InputStream's member loop: any byte after a member starts another.
+  do {
+    Result R = member();
+    if (R != Ok)
+      return R;
+  } while (In != InEnd);
+  return Ok;
+}
+
+InflateStatus tl::gunzipBuffer(const uint8_t *In, size_t InSize, uint8_t *Out,
+                               size_t OutCap, size_t &OutSize,
+                               llvm::function_ref<bool(size_t)> Progress,
+                               size_t ProgressStep) {
+  // About 100 KB of tables: on the heap, not the stack.
+  auto D = std::make_unique<Decoder>();
+  D->In = In;
+  D->InEnd = In + InSize;
+  D->OutBegin = D->Out = Out;
+  D->OutEnd = Out + OutCap;
+  D->Step = std::max<size_t>(ProgressStep, 1);
+  D->NextMark = Out + D->Step;
+  D->Progress = Progress;
+  Decoder::Result R = D->gunzip();
+  OutSize = size_t(D->Out - Out);
+  if (R == Decoder::Cancel)
+    return InflateStatus::Cancelled;
+  return R == Decoder::Ok ? InflateStatus::Done : InflateStatus::Failed;
+}
