@@ -14,7 +14,7 @@
 
 #include <algorithm>
 #include <map>
-#include <set>
+#include <unordered_map>
 
 using namespace tl;
 using llvm::StringRef;
@@ -90,24 +90,43 @@ void WorkloadInfo::add(std::string Key, std::string Value, std::string Evidence,
 
 namespace {
 
-/// Shape I of an op's `Input Dims` (empty when absent or not a shape).
-std::vector<int64_t> shapeAt(const Trace &T, EventId E, size_t I) {
-  std::vector<int64_t> S;
-  ArgValue D = T.args(E).get("Input Dims")[I];
-  if (!D.isArray())
-    return S;
-  for (size_t K = 0, N = D.size(); K < N; ++K) {
-    auto V = D[K].asInt();
-    if (!V)
-      return {};
-    S.push_back(*V);
-  }
-  return S;
-}
+/// Shape I of an op's `Input Dims` (empty when absent or not a shape) and
+/// dtype I of its `Input type`, with the keys looked up once and each
+/// stored shape list (they are interned) read once.
+class OpArgs {
+public:
+  explicit OpArgs(const Trace &T)
+      : T(T), DimsKey(T.strings().lookup("Input Dims")),
+        TypeKey(T.strings().lookup("Input type")) {}
 
-StringRef typeAt(const Trace &T, EventId E, size_t I) {
-  return T.args(E).get("Input type")[I].getString();
-}
+  const std::vector<int64_t> &shapeAt(EventId E, size_t I) {
+    static const std::vector<int64_t> None;
+    ArgValue D = T.args(E).getByKeyId(DimsKey)[I];
+    if (!D.isArray())
+      return None;
+    auto [It, New] = Shapes.try_emplace(D.identity());
+    if (New)
+      for (size_t K = 0, N = D.size(); K < N; ++K) {
+        auto V = D[K].asInt();
+        if (!V) {
+          It->second.clear();
+          break;
+        }
+        It->second.push_back(*V);
+      }
+    return It->second;
+  }
+
+  StringRef typeAt(EventId E, size_t I) {
+    return T.args(E).getByKeyId(TypeKey)[I].getString();
+  }
+
+private:
+  const Trace &T;
+  StrId DimsKey, TypeKey;
+  /// Node-based: a returned shape stays valid while more are read.
+  std::unordered_map<uint64_t, std::vector<int64_t>> Shapes;
+};
 
 /// Most frequent key (ties: the larger key), with its count.
 template <typename K> std::pair<K, uint64_t> modeOf(const std::map<K, uint64_t> &M) {
@@ -330,23 +349,37 @@ WorkloadInfo::WorkloadInfo(const Trace &T) {
   {
     struct ClassStat {
       uint64_t Count = 0;
-      std::set<int64_t> Instances;
+      std::vector<int64_t> InstanceList;
+      size_t Instances = 0; // distinct instance numbers
       double Time = 0;    // Σ durations
       double MaxCall = 0; // longest single call
     };
     std::map<std::string, ClassStat> Classes;
     uint64_t Specific = 0;
+    // Frame names carry a per-call instance number, so nearly every frame
+    // name is distinct: the class's stat is found by its text without
+    // making a string, and instances are collected and counted at the end.
+    llvm::StringMap<std::pair<ClassStat *, bool>> StatOf; // stat, generic
     for (EventId E : T.eventsOfKind(EventKind::PythonFunction)) {
       if (!T.name(E).starts_with("nn.Module: "))
         continue;
       auto [Cls, Inst] = splitModuleInstance(T.name(E));
-      ClassStat &S = Classes[Cls.str()];
+      auto [It, New] = StatOf.try_emplace(Cls, nullptr, false);
+      if (New)
+        It->second = {&Classes[Cls.str()], isGenericModuleClass(Cls)};
+      ClassStat &S = *It->second.first;
       ++S.Count;
-      S.Instances.insert(Inst ? *Inst : -1);
+      S.InstanceList.push_back(Inst ? *Inst : -1);
       S.Time += T.dur(E);
       S.MaxCall = std::max(S.MaxCall, T.dur(E));
-      if (!isGenericModuleClass(Cls))
+      if (!It->second.second)
         ++Specific;
+    }
+    for (auto &[Cls, S] : Classes) {
+      llvm::sort(S.InstanceList);
+      S.Instances = std::unique(S.InstanceList.begin(), S.InstanceList.end()) -
+                    S.InstanceList.begin();
+      std::vector<int64_t>().swap(S.InstanceList);
     }
     // Root model class: the model-specific class with the longest single
     // call (it encloses the others).
@@ -405,17 +438,17 @@ WorkloadInfo::WorkloadInfo(const Trace &T) {
     for (const auto &[Cls, S] : Classes) {
       if (isGenericModuleClass(Cls) || !isRepeatedLayerClass(Cls))
         continue;
-      if (!Best || S.Instances.size() > Best->Instances.size() ||
-          (S.Instances.size() == Best->Instances.size() && S.Time > Best->Time)) {
+      if (!Best || S.Instances > Best->Instances ||
+          (S.Instances == Best->Instances && S.Time > Best->Time)) {
         Best = &S;
         Layer = Cls;
       }
     }
-    if (Best && Best->Instances.size() > 1)
-      add("num_layers", std::to_string(Best->Instances.size()),
-          fmt::format("{} distinct {} instances ({} calls)",
-                      Best->Instances.size(), Layer, Best->Count),
-          Confidence::High, int64_t(Best->Instances.size()));
+    if (Best && Best->Instances > 1)
+      add("num_layers", std::to_string(Best->Instances),
+          fmt::format("{} distinct {} instances ({} calls)", Best->Instances,
+                      Layer, Best->Count),
+          Confidence::High, int64_t(Best->Instances));
   }
 
   //===--- Shapes: hidden size, heads, vocab, batch/sequence --------------===//
@@ -425,10 +458,12 @@ WorkloadInfo::WorkloadInfo(const Trace &T) {
   std::map<std::pair<int64_t, int64_t>, uint64_t> Embeddings;  // (V, H)
   std::map<std::pair<int64_t, int64_t>, uint64_t> LinearW;     // (N, K)
   bool HaveLinear = false;
+  OpArgs Args(T);
   for (EventId E : CpuOps) {
     StringRef N = T.name(E);
     if (N == "aten::linear") {
-      std::vector<int64_t> X = shapeAt(T, E, 0), W = shapeAt(T, E, 1);
+      const std::vector<int64_t> &X = Args.shapeAt(E, 0),
+                                 &W = Args.shapeAt(E, 1);
       if (X.size() >= 2 && W.size() == 2) {
         HaveLinear = true;
         ++LinearK[X.back()];
@@ -441,7 +476,8 @@ WorkloadInfo::WorkloadInfo(const Trace &T) {
       EventId P = T.parent(E);
       if (P != NoEvent && T.kind(P) == EventKind::CpuOp && isSdpaOp(T.name(P)))
         continue;
-      std::vector<int64_t> Q = shapeAt(T, E, 0), K = shapeAt(T, E, 1);
+      const std::vector<int64_t> &Q = Args.shapeAt(E, 0),
+                                 &K = Args.shapeAt(E, 1);
       if (Q.size() == 4) {
         ++SdpaQ[Q];
         if (K.size() == 4)
@@ -449,12 +485,13 @@ WorkloadInfo::WorkloadInfo(const Trace &T) {
       }
     } else if (N == "aten::matmul") {
       // Attention scores q @ k^T: (B, H, S, D) x (B, H, D, S').
-      std::vector<int64_t> A = shapeAt(T, E, 0), B = shapeAt(T, E, 1);
+      const std::vector<int64_t> &A = Args.shapeAt(E, 0),
+                                 &B = Args.shapeAt(E, 1);
       if (A.size() == 4 && B.size() == 4 && A[0] == B[0] && A[1] == B[1] &&
           A[3] == B[2] && A[2] == B[3])
         ++Matmul4D[A];
     } else if (N == "aten::embedding") {
-      std::vector<int64_t> W = shapeAt(T, E, 0);
+      const std::vector<int64_t> &W = Args.shapeAt(E, 0);
       if (W.size() == 2)
         ++Embeddings[{W[0], W[1]}];
     }
@@ -467,7 +504,8 @@ WorkloadInfo::WorkloadInfo(const Trace &T) {
       if (N != "aten::addmm" && N != "aten::mm")
         continue;
       size_t XI = N == "aten::addmm" ? 1 : 0;
-      std::vector<int64_t> X = shapeAt(T, E, XI), W = shapeAt(T, E, XI + 1);
+      const std::vector<int64_t> &X = Args.shapeAt(E, XI),
+                                 &W = Args.shapeAt(E, XI + 1);
       if (X.size() == 2 && W.size() == 2 && X[1] == W[0]) {
         ++LinearK[X.back()];
         ++LinearW[{W[1], W[0]}];
@@ -590,13 +628,21 @@ WorkloadInfo::WorkloadInfo(const Trace &T) {
           GemmAbove[P] = Found;
       return Found;
     };
+    // The dtype slot of each GEMM/conv op (null: no dtype), read once per
+    // op rather than once per kernel.
+    llvm::DenseMap<EventId, double *> SlotOf;
     for (EventId G : T.eventsOfKind(EventKind::Kernel)) {
       EventId P = nearestGemm(T.parent(G));
       if (P == NoEvent)
         continue;
-      StringRef Ty = typeAt(T, P, 0);
-      if (!Ty.empty()) {
-        ByType[shortDtype(Ty)] += T.dur(G);
+      auto [It, New] = SlotOf.try_emplace(P, nullptr);
+      if (New) {
+        StringRef Ty = Args.typeAt(P, 0);
+        if (!Ty.empty())
+          It->second = &ByType[shortDtype(Ty)];
+      }
+      if (It->second) {
+        *It->second += T.dur(G);
         Total += T.dur(G);
       }
     }
