@@ -40,35 +40,70 @@ CollectiveSummary::CollectiveSummary(const Trace &T, AnalysisManager &AM) {
   // phase's heap on large traces): the first finds the column-wide facts
   // (group names, streams, float columns), the second groups.
   NamePredicate IsComm(T, isCommKernel);
-  auto Rows = [&](auto &&Fn) {
+  // Keys 1..9 by name, key 10 is the "stream" arg; ids looked up once.
+  std::array<StrId, 11> KeyIds{};
+  for (unsigned I = 1; I < 10; ++I)
+    KeyIds[I] = T.strings().lookup(KeyNames[I]);
+  KeyIds[10] = T.strings().lookup("stream");
+  NamePredicate IsCrossDeviceReduce(
+      T, [](llvm::StringRef N) { return N.contains("cross_device_reduce"); });
+  auto forEachKernel = [&](auto &&Fn) {
     for (EventId E : T.eventsOfKind(EventKind::Kernel)) {
       if (!IsComm(E))
         continue;
       if (!T.correlation(E) && !T.externalId(E))
         continue;
+      Fn(E);
+    }
+  };
+  auto Rows = [&](auto &&Fn) {
+    forEachKernel([&](EventId E) {
+      ArgValue A = T.args(E);
       std::array<PyValue, 11> Keys;
       Keys[0] = PyValue::integer(0);
-      for (unsigned I = 1; I < 10; ++I)
-        Keys[I] = argAsTuple(T, E, KeyNames[I]);
-      Keys[10] = argAsTuple(T, E, "stream");
-      if (Keys[3].isNone() && T.name(E).contains("cross_device_reduce"))
+      for (unsigned I = 1; I < 11; ++I)
+        Keys[I] = argValueAsTuple(A.getByKeyId(KeyIds[I]));
+      if (Keys[3].isNone() && IsCrossDeviceReduce(E))
         Keys[3] = PyValue::str("allreduce");
       Fn(E, Keys);
-    }
+    });
   };
   bool AnyGroupName = false, AnyFloatGroupName = false;
   std::set<std::string> Streams;
   // pandas: an int column with a missing value is float64.
   std::array<bool, 11> AsFloat{};
-  Rows([&](EventId, const std::array<PyValue, 11> &Keys) {
-    if (!Keys[1].isNone())
-      AnyGroupName = true;
-    if (Keys[1].kind() == PyValue::Kind::Float)
-      AnyFloatGroupName = true;
-    Streams.insert(pyRepr(Keys[10]));
-    for (unsigned I = 0; I < 11; ++I)
-      if (Keys[I].isNone() || Keys[I].kind() == PyValue::Kind::Float)
+  // The first pass needs only whether each key is None (a missing or null
+  // arg) or a float (a double arg), and the distinct stream texts: read
+  // from the arg types, with the text of an integer stream made only when
+  // it differs from the last one.
+  std::optional<int64_t> LastStream;
+  forEachKernel([&](EventId E) {
+    ArgValue A = T.args(E);
+    for (unsigned I = 1; I < 11; ++I) {
+      ArgValue V = A.getByKeyId(KeyIds[I]);
+      ArgValue::Type Ty = V.type();
+      bool None = Ty == ArgValue::Type::Null;
+      if (I == 3 && None && IsCrossDeviceReduce(E))
+        None = false; // "allreduce"
+      bool Float = Ty == ArgValue::Type::Double;
+      if (None || Float)
         AsFloat[I] = true;
+      if (I == 1) {
+        AnyGroupName |= !None;
+        AnyFloatGroupName |= Float;
+      }
+      if (I == 10) {
+        if (Ty == ArgValue::Type::Int) {
+          int64_t S = V.getInt();
+          if (LastStream == S)
+            continue;
+          LastStream = S;
+        } else {
+          LastStream.reset();
+        }
+        Streams.insert(pyRepr(argValueAsTuple(V)));
+      }
+    }
   });
   // Simplified mode: no process-group names and one stream per rank (all
   // rows are rank 0 here). The group-name column is then all text, or

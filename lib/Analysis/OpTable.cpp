@@ -24,7 +24,10 @@ using namespace tl;
 //===----------------------------------------------------------------------===//
 
 PyValue tl::argAsTuple(const Trace &T, EventId E, llvm::StringRef Key) {
-  ArgValue Root = T.args(E).get(Key);
+  return argValueAsTuple(T.args(E).get(Key));
+}
+
+PyValue tl::argValueAsTuple(ArgValue Root) {
   if (Root.isNull())
     return PyValue::none();
   // Iterative post-order conversion: containers are built once all their
@@ -254,8 +257,7 @@ OpTable::OpTable(const Trace &T, AnalysisManager &AM) : T(T) {
     if (NewNames) {
       std::string Cat =
           Reg.categorize(T.name(Row.Launcher), T.name(Row.FirstKernel));
-      auto [It, New] =
-          CategoryOf.try_emplace(Cat, uint32_t(Categories.size()));
+      auto [It, New] = CategoryOf.try_emplace(Cat, uint32_t(Categories.size()));
       if (New)
         Categories.push_back(std::move(Cat));
       NI->second = It->second;

@@ -132,6 +132,8 @@ private:
 /// An event's args value as the reference's row holds it: JSON lists become
 /// tuples recursively, a missing key None.
 PyValue argAsTuple(const Trace &T, EventId E, llvm::StringRef Key);
+/// argAsTuple of an arg value already looked up (Null: None).
+PyValue argValueAsTuple(ArgValue V);
 
 /// Small ids for grouping keys: equal texts get equal ids. Argument reprs
 /// are made once per stored value (shape lists are interned, so millions
