@@ -1,20 +1,22 @@
 //===- Importer.cpp - Streaming Kineto JSON importer ----------------------===//
 //
-// One RapidJSON SAX pass (iterative, full-precision doubles, UTF-8 checked)
-// fills the Trace's columns directly; flows and metadata are kept aside and
-// consumed by buildStructure(). No DOM is built and no event allocates on
+// One SAX pass (JsonReader: RapidJSON's iterative, full-precision, UTF-8
+// checked parse, made faster) fills the Trace's columns directly; flows and
+// metadata are kept aside and consumed by buildStructure(). No DOM is built and no event allocates on
 // the heap: names are interned, args go to the shared ArgStore arena.
 //
 //===----------------------------------------------------------------------===//
 #include "tl/Import/Importer.h"
 #include "ImportInternal.h"
+#include "InputSource.h"
 #include "InputStream.h"
+#include "JsonReader.h"
 #include "TailParser.h"
 
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <rapidjson/reader.h>
+#include <rapidjson/rapidjson.h>
 
 #include <cerrno>
 #include <cmath>
@@ -66,41 +68,6 @@ TrackId ImportState::findTrack(const TrackPart &Pid,
 
 namespace {
 
-/// RapidJSON's parser stack holds the string being read and one frame per
-/// open container. This allocator caps it, so a 1 GB string or absurd
-/// nesting stops the parse with a clear error instead of exhausting memory:
-/// the stream is aborted and the parser sees the end of input.
-class ParserStackAllocator {
-public:
-  // Part of RapidJSON's Allocator concept (read by its templates only).
-  [[maybe_unused]] static const bool kNeedFree = true;
-  // RapidJSON needs a default constructor; it is never used since the
-  // reader is always given this allocator.
-  ParserStackAllocator() = default;
-  ParserStackAllocator(InputStream &In, uint64_t Limit)
-      : In(&In), Limit(Limit) {}
-  void *Malloc(size_t Size) { return Realloc(nullptr, 0, Size); }
-  void *Realloc(void *Orig, size_t, size_t NewSize) {
-    if (In && Limit && NewSize > Limit && !In->hasError())
-      In->abort("expected strings shorter than " + std::to_string(Limit) +
-               " bytes and shallower nesting (string limit)");
-    // Still honour this request: the parser writes at most a few more
-    // bytes before it reads the (now ended) stream.
-    void *P = std::realloc(Orig, NewSize ? NewSize : 1);
-    if (!P)
-      std::abort(); // out of memory inside the parser: nothing to recover
-    Bytes = NewSize;
-    return P;
-  }
-  static void Free(void *P) { std::free(P); }
-  uint64_t bytes() const { return Bytes; }
-
-private:
-  InputStream *In = nullptr;
-  uint64_t Limit = 0;
-  uint64_t Bytes = 0;
-};
-
 /// A JSON scalar as delivered by the SAX reader.
 struct Scalar {
   enum Kind { Null, Bool, Int, Double, String } K;
@@ -126,11 +93,11 @@ enum class Field : uint8_t {
 class KinetoHandler {
 public:
   KinetoHandler(Trace::Storage &S, ImportState &State, InputStream &In,
-                const ImportOptions &Opts, const ParserStackAllocator &Stack)
+                const ImportOptions &Opts, const JsonStackModel &Stack)
       : S(S), State(State), In(In), Opts(Opts), Stack(Stack), ArgB(S.Args),
         TopB(S.Args) {}
 
-  // RapidJSON handler interface.
+  // SAX handler interface (RapidJSON's, as JsonReader calls it).
   bool Null() { return scalar({Scalar::Null}); }
   bool Bool(bool B) { return scalar({Scalar::Bool, B}); }
   bool Int(int V) { return scalar({Scalar::Int, V}); }
@@ -259,7 +226,7 @@ private:
                              sizeof(EventId) + 16) +
                  S.Gpu.size() * sizeof(EventId);
     B += S.Strings.memoryBytes() + S.Args.memoryBytes() +
-         ArgB.memoryBytes() + TopB.memoryBytes() + Stack.bytes();
+         ArgB.memoryBytes() + TopB.memoryBytes() + Stack.Cap;
     B += S.Tracks.capacity() * sizeof(Track) + State.TrackIndex.getMemorySize();
     B += State.Flows.capacity() * sizeof(FlowRecord) +
          State.Meta.capacity() * sizeof(MetaRecord);
@@ -702,7 +669,7 @@ private:
   ImportState &State;
   InputStream &In;
   const ImportOptions &Opts;
-  const ParserStackAllocator &Stack;
+  const JsonStackModel &Stack;
   uint64_t Tokens = 0, NextMemCheck = 0;
   ArgBuilder ArgB, TopB;
   Mode M = Mode::Root;
@@ -821,7 +788,9 @@ static llvm::Expected<Trace> importStream(InputStream &In, llvm::StringRef Name,
     S.TrackOf.reserve(Est);
     S.ArgsNode.reserve(Est);
   }
-  ParserStackAllocator Stack(In, Opts.MaxStringBytes);
+  // RapidJSON's parser stack, as the cap (MaxStringBytes) sees it.
+  JsonStackModel Stack;
+  Stack.Limit = Opts.MaxStringBytes;
   KinetoHandler H(S, State, In, Opts, Stack);
   // Plain input is read again from the split by a second thread. The split
   // lands about where both threads finish together: the tail thread only
@@ -840,13 +809,9 @@ static llvm::Expected<Trace> importStream(InputStream &In, llvm::StringRef Name,
                                           Hint, Opts.MaxStringBytes);
     H.setTail(Tail.get());
   }
-  rapidjson::GenericReader<rapidjson::UTF8<>, rapidjson::UTF8<>,
-                           ParserStackAllocator>
-      R(&Stack);
-  constexpr unsigned Flags = rapidjson::kParseIterativeFlag |
-                             rapidjson::kParseFullPrecisionFlag |
-                             rapidjson::kParseValidateEncodingFlag;
-  rapidjson::ParseResult Res = R.Parse<Flags>(In, H);
+  InputSource Source(In, Opts.MaxStringBytes);
+  JsonReader<InputSource, KinetoHandler> R(Source, H, Stack);
+  JsonParseResult Res = R.parse();
   Tail.reset(); // stop the tail thread and drop any unused tape
   if (H.failedInReplay() || In.overflowed()) {
     Retry = true;
@@ -854,10 +819,10 @@ static llvm::Expected<Trace> importStream(InputStream &In, llvm::StringRef Name,
   }
   if (In.hasError())
     return makeError(Name, In.errorOffset(), In.error());
-  if (Res.IsError()) {
-    if (Res.Code() == rapidjson::kParseErrorTermination && !H.error().empty())
+  if (Res.isError()) {
+    if (Res.Code == rapidjson::kParseErrorTermination && !H.error().empty())
       return makeError(Name, H.errorOffset(), H.error());
-    return makeError(Name, Res.Offset(), parseErrorText(Res.Code()));
+    return makeError(Name, Res.Offset, parseErrorText(Res.Code));
   }
   S.Stats.InputBytes = In.Tell();
   if (!H.sawTraceEvents())

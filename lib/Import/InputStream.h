@@ -81,6 +81,14 @@ public:
   void Flush() {}
   size_t PutEnd(Ch *) { return 0; }
 
+  // Contiguous access (JsonReader's source concept): the bytes buffered
+  // now are [ptr(), end()); next() reads more once they are consumed.
+  const char *ptr() const { return Cur + Pos; }
+  const char *end() const { return Cur + Len; }
+  void setPtr(const char *P) { Pos = size_t(P - Cur); }
+  uint64_t tellAt(const char *P) const { return Base + uint64_t(P - Cur); }
+  bool next() { return refill(); }
+
   bool isGzip() const { return Gzip; }
   /// Before start(): inflate gzip input whose size (gzip trailer) is at
   /// least Min and at most Max bytes into one growing buffer (growing())

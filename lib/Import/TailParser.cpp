@@ -1,8 +1,7 @@
 //===- TailParser.cpp - Parse traceEvents on a second thread ---------===//
 #include "TailParser.h"
 #include "InputStream.h"
-
-#include <rapidjson/reader.h>
+#include "JsonReader.h"
 
 #include <cstdlib>
 #include <fcntl.h>
@@ -45,31 +44,33 @@ void PageBuffer::reserve(size_t N) {
 
 namespace tl {
 
-/// RapidJSON input over [Split, Size) of the source, reading a '[' in place
-/// of the comma at Split. Tell() is the offset in the whole input.
+/// JsonReader source over [Split, Size) of the input, reading a '[' in
+/// place of the comma at Split. tellAt() is the offset in the whole input.
 class LLVM_LIBRARY_VISIBILITY TailStream {
 public:
-  typedef char Ch;
   TailStream(TailParser &P, uint64_t Split) : P(P), Buf(BufBytes) {
     Buf.data()[0] = '[';
     Base = Split;
     Len = 1 + P.readAt(Split + 1, Buf.data() + 1, BufBytes - 1);
   }
-  LLVM_ATTRIBUTE_ALWAYS_INLINE Ch Peek() {
-    if (Pos == Len && !refill())
-      return '\0';
-    return Buf.data()[Pos];
+  const char *ptr() const { return Buf.data() + Pos; }
+  const char *end() const { return Buf.data() + Len; }
+  void setPtr(const char *At) { Pos = size_t(At - Buf.data()); }
+  uint64_t tellAt(const char *At) const {
+    return Base + uint64_t(At - Buf.data());
   }
-  LLVM_ATTRIBUTE_ALWAYS_INLINE Ch Take() {
-    if (Pos == Len && !refill())
-      return '\0';
-    return Buf.data()[Pos++];
+  uint64_t Tell() const { return Base + Pos; }
+  bool next() {
+    if (Stopped || P.cancelled())
+      return false;
+    Base += Len;
+    Pos = 0;
+    Len = P.readAt(Base, Buf.data(), BufBytes);
+    return Len != 0;
   }
-  size_t Tell() const { return size_t(Base + Pos); }
-  Ch *PutBegin() { return nullptr; }
-  void Put(Ch) {}
-  void Flush() {}
-  size_t PutEnd(Ch *) { return 0; }
+  /// A string past the limit ends the tail parse (the calling thread
+  /// reports it).
+  void stackLimit(const char *) { stop(); }
   /// End the input here (string limit or cancellation).
   void stop() {
     Stopped = true;
@@ -78,15 +79,6 @@ public:
 
 private:
   static constexpr size_t BufBytes = 1 << 18;
-  // Out of line, so Peek/Take stay small enough to inline into the parser.
-  LLVM_ATTRIBUTE_NOINLINE bool refill() {
-    if (Stopped || P.cancelled())
-      return false;
-    Base += Len;
-    Pos = 0;
-    Len = P.readAt(Base, Buf.data(), BufBytes);
-    return Len != 0;
-  }
   TailParser &P;
   PageBuffer Buf;
   uint64_t Base = 0;
@@ -94,32 +86,7 @@ private:
   bool Stopped = false;
 };
 
-namespace {
-/// The tail parser's stack, capped like the importer's (a string above the
-/// limit ends the tail parse; the calling thread then reports it).
-class TailStackAllocator {
-public:
-  [[maybe_unused]] static const bool kNeedFree = true;
-  TailStackAllocator() = default;
-  TailStackAllocator(TailStream &In, uint64_t Limit) : In(&In), Limit(Limit) {}
-  void *Malloc(size_t Size) { return Realloc(nullptr, 0, Size); }
-  void *Realloc(void *Orig, size_t, size_t NewSize) {
-    if (In && Limit && NewSize > Limit)
-      In->stop();
-    void *Ptr = std::realloc(Orig, NewSize ? NewSize : 1);
-    if (!Ptr)
-      std::abort();
-    return Ptr;
-  }
-  static void Free(void *Ptr) { std::free(Ptr); }
-
-private:
-  TailStream *In = nullptr;
-  uint64_t Limit = 0;
-};
-} // namespace
-
-/// RapidJSON handler writing SAX tokens to the tape; hands over a chunk at
+/// SAX handler writing tokens to the tape; hands over a chunk at
 /// an event end once it is ChunkBytes long.
 class LLVM_LIBRARY_VISIBILITY TapeWriter {
 public:
@@ -392,15 +359,11 @@ void TailParser::run() {
   if (Found) {
     TailStream In(*this, Comma);
     TapeWriter W(*this, In);
-    TailStackAllocator Stack(In, MaxStringBytes);
-    rapidjson::GenericReader<rapidjson::UTF8<>, rapidjson::UTF8<>,
-                             TailStackAllocator>
-        R(&Stack);
-    constexpr unsigned Flags = rapidjson::kParseIterativeFlag |
-                               rapidjson::kParseFullPrecisionFlag |
-                               rapidjson::kParseValidateEncodingFlag |
-                               rapidjson::kParseStopWhenDoneFlag;
-    R.Parse<Flags>(In, W);
+    // RapidJSON's parser stack, capped like the importer's.
+    JsonStackModel Stack;
+    Stack.Limit = MaxStringBytes;
+    JsonReader<TailStream, TapeWriter> R(In, W, Stack);
+    R.parse</*StopWhenDone=*/true>();
     if (!cancelled())
       W.finish();
   }

@@ -1,0 +1,474 @@
+//===- JsonReaderTest.cpp - JsonReader against RapidJSON's reader ---------===//
+//
+// JsonReader must make the handler calls RapidJSON's
+// Parse<kParseIterativeFlag | kParseFullPrecisionFlag |
+// kParseValidateEncodingFlag> makes (same order, values, stream offsets at
+// each call) and fail with the same code at the same offset, including the
+// string limit of the capped parser stack. Both readers run here over the
+// same documents; ours also over sources that hand out 1..7 bytes at a time
+// so that every token crosses a chunk end somewhere.
+//
+//===----------------------------------------------------------------------===//
+#include "../../../lib/Import/InputSource.h"
+#include "../../../lib/Import/InputStream.h"
+#include "../../../lib/Import/JsonReader.h"
+
+#include "gtest/gtest.h"
+
+#include <rapidjson/reader.h>
+
+#include <cinttypes>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <random>
+#include <string>
+#include <vector>
+
+using namespace tl;
+
+namespace {
+
+/// Every call as text, with the stream offset at the call; fails the
+/// FailAt-th call (0 = never).
+class Recorder {
+public:
+  std::function<uint64_t()> Tell;
+  std::vector<std::string> Calls;
+  size_t FailAt = 0;
+
+  bool Null() { return rec("null"); }
+  bool Bool(bool B) { return rec(B ? "true" : "false"); }
+  bool Int(int V) { return rec("int " + std::to_string(V)); }
+  bool Uint(unsigned V) { return rec("uint " + std::to_string(V)); }
+  bool Int64(int64_t V) { return rec("int64 " + std::to_string(V)); }
+  bool Uint64(uint64_t V) { return rec("uint64 " + std::to_string(V)); }
+  bool Double(double D) {
+    uint64_t Bits;
+    std::memcpy(&Bits, &D, 8);
+    char B[64];
+    std::snprintf(B, sizeof(B), "double %.17g %016" PRIx64, D, Bits);
+    return rec(B);
+  }
+  bool RawNumber(const char *, rapidjson::SizeType, bool) {
+    return rec("raw");
+  }
+  bool String(const char *S, rapidjson::SizeType L, bool) {
+    return rec("string " + hex(S, L));
+  }
+  bool Key(const char *S, rapidjson::SizeType L, bool) {
+    return rec("key " + hex(S, L));
+  }
+  bool StartObject() { return rec("{"); }
+  bool EndObject(rapidjson::SizeType N) { return rec("} " + std::to_string(N)); }
+  bool StartArray() { return rec("["); }
+  bool EndArray(rapidjson::SizeType N) { return rec("] " + std::to_string(N)); }
+
+private:
+  static std::string hex(const char *S, size_t L) {
+    std::string Out = std::to_string(L) + ":";
+    for (size_t I = 0; I < L; ++I) {
+      unsigned char C = static_cast<unsigned char>(S[I]);
+      if (C >= 0x20 && C < 0x7f && C != '%') {
+        Out += char(C);
+      } else {
+        char B[8];
+        std::snprintf(B, sizeof(B), "%%%02x", C);
+        Out += B;
+      }
+    }
+    return Out;
+  }
+  bool rec(std::string S) {
+    Calls.push_back(S + " @" + std::to_string(Tell()));
+    return Calls.size() != FailAt;
+  }
+};
+
+/// The importer's former RapidJSON stack allocator: capped, aborting the
+/// stream at the cap.
+class CappedAllocator {
+public:
+  [[maybe_unused]] static const bool kNeedFree = true;
+  CappedAllocator() = default;
+  CappedAllocator(InputStream &In, uint64_t Limit) : In(&In), Limit(Limit) {}
+  void *Malloc(size_t Size) { return Realloc(nullptr, 0, Size); }
+  void *Realloc(void *Orig, size_t, size_t NewSize) {
+    if (In && Limit && NewSize > Limit && !In->hasError())
+      In->abort("expected strings shorter than " + std::to_string(Limit) +
+                " bytes and shallower nesting (string limit)");
+    void *P = std::realloc(Orig, NewSize ? NewSize : 1);
+    if (!P)
+      std::abort();
+    Bytes = NewSize;
+    return P;
+  }
+  static void Free(void *P) { std::free(P); }
+  uint64_t Bytes = 0;
+
+private:
+  InputStream *In = nullptr;
+  uint64_t Limit = 0;
+};
+
+/// A source handing out the document N bytes at a time, each chunk in a
+/// heap block of its own size (so reading past it shows under ASan).
+class TinySource {
+public:
+  TinySource(const std::string &Doc, size_t N) : Doc(Doc), N(N) { load(); }
+  const char *ptr() const { return Buf.data() + Pos; }
+  const char *end() const { return Buf.data() + Len; }
+  void setPtr(const char *P) { Pos = size_t(P - Buf.data()); }
+  uint64_t tellAt(const char *P) const { return Base + uint64_t(P - Buf.data()); }
+  bool next() {
+    if (Stopped)
+      return false;
+    Base += Len;
+    load();
+    return Len != 0;
+  }
+  void stackLimit(const char *At) {
+    if (Stopped)
+      return;
+    LimitAt = tellAt(At);
+    Stopped = true;
+    Pos = Len = 0;
+  }
+  uint64_t LimitAt = ~uint64_t(0);
+
+private:
+  void load() {
+    Pos = 0;
+    Len = std::min<uint64_t>(N, Doc.size() - Base);
+    Buf.assign(Doc.data() + Base, Doc.data() + Base + Len);
+  }
+  const std::string &Doc;
+  size_t N;
+  std::vector<char> Buf;
+  uint64_t Base = 0;
+  size_t Pos = 0, Len = 0;
+  bool Stopped = false;
+};
+
+/// What a parse yields.
+struct Outcome {
+  std::vector<std::string> Calls;
+  int Code = 0;
+  uint64_t Offset = 0;
+  bool Limited = false; // the string limit ended the input
+  uint64_t LimitAt = 0;
+  uint64_t StackBytes = 0;
+};
+
+template <bool StopWhenDone>
+Outcome rapid(const std::string &Doc, uint64_t Limit, size_t FailAt) {
+  Outcome O;
+  InputStream In(nullptr, Doc, 0, nullptr, false);
+  EXPECT_TRUE(In.start());
+  CappedAllocator A(In, Limit);
+  Recorder R;
+  R.FailAt = FailAt;
+  R.Tell = [&] { return uint64_t(In.Tell()); };
+  rapidjson::GenericReader<rapidjson::UTF8<>, rapidjson::UTF8<>,
+                           CappedAllocator>
+      Reader(&A);
+  constexpr unsigned Flags =
+      rapidjson::kParseIterativeFlag | rapidjson::kParseFullPrecisionFlag |
+      rapidjson::kParseValidateEncodingFlag |
+      (StopWhenDone ? rapidjson::kParseStopWhenDoneFlag : 0);
+  rapidjson::ParseResult Res = Reader.Parse<Flags>(In, R);
+  O.Calls = R.Calls;
+  O.Code = Res.Code();
+  O.Offset = Res.Offset();
+  O.Limited = In.hasError();
+  O.LimitAt = In.errorOffset();
+  O.StackBytes = A.Bytes;
+  return O;
+}
+
+template <bool StopWhenDone>
+Outcome ours(const std::string &Doc, uint64_t Limit, size_t FailAt) {
+  Outcome O;
+  InputStream In(nullptr, Doc, 0, nullptr, false);
+  EXPECT_TRUE(In.start());
+  InputSource Src(In, Limit);
+  JsonStackModel Stack;
+  Stack.Limit = Limit;
+  Recorder R;
+  R.FailAt = FailAt;
+  R.Tell = [&] { return In.Tell(); };
+  JsonReader<InputSource, Recorder> Reader(Src, R, Stack);
+  JsonParseResult Res = Reader.template parse<StopWhenDone>();
+  O.Calls = R.Calls;
+  O.Code = Res.Code;
+  O.Offset = Res.Offset;
+  O.Limited = In.hasError();
+  O.LimitAt = In.errorOffset();
+  O.StackBytes = Stack.Cap;
+  return O;
+}
+
+template <bool StopWhenDone>
+Outcome oursTiny(const std::string &Doc, size_t N, uint64_t Limit,
+                 size_t FailAt) {
+  Outcome O;
+  TinySource Src(Doc, N);
+  JsonStackModel Stack;
+  Stack.Limit = Limit;
+  Recorder R;
+  R.FailAt = FailAt;
+  R.Tell = [&] { return Src.tellAt(Src.ptr()); };
+  JsonReader<TinySource, Recorder> Reader(Src, R, Stack);
+  JsonParseResult Res = Reader.template parse<StopWhenDone>();
+  O.Calls = R.Calls;
+  O.Code = Res.Code;
+  O.Offset = Res.Offset;
+  O.Limited = Src.LimitAt != ~uint64_t(0);
+  O.LimitAt = O.Limited ? Src.LimitAt : 0;
+  O.StackBytes = Stack.Cap;
+  return O;
+}
+
+std::string show(const std::string &Doc) {
+  std::string S;
+  for (unsigned char C : Doc.substr(0, 200)) {
+    if (C >= 0x20 && C < 0x7f) {
+      S += char(C);
+    } else {
+      char B[8];
+      std::snprintf(B, sizeof(B), "\\x%02x", C);
+      S += B;
+    }
+  }
+  return S;
+}
+
+/// Same outcome. After the string limit the input ends: RapidJSON may make
+/// calls past that point and then fails somehow; only the limit's offset
+/// and the calls before it count (ours stop there).
+void expectSame(const Outcome &Ref, const Outcome &Got, const std::string &Doc,
+                const std::string &What) {
+  SCOPED_TRACE(What + " on '" + show(Doc) + "' (" +
+               std::to_string(Doc.size()) + " bytes)");
+  ASSERT_EQ(Ref.Limited, Got.Limited);
+  if (Ref.Limited) {
+    EXPECT_EQ(Ref.LimitAt, Got.LimitAt);
+    ASSERT_LE(Got.Calls.size(), Ref.Calls.size());
+    for (size_t I = 0; I < Got.Calls.size(); ++I)
+      ASSERT_EQ(Ref.Calls[I], Got.Calls[I]) << "call " << I;
+    return;
+  }
+  ASSERT_EQ(Ref.Calls.size(), Got.Calls.size());
+  for (size_t I = 0; I < Got.Calls.size(); ++I)
+    ASSERT_EQ(Ref.Calls[I], Got.Calls[I]) << "call " << I;
+  EXPECT_EQ(Ref.Code, Got.Code);
+  EXPECT_EQ(Ref.Offset, Got.Offset);
+  EXPECT_EQ(Ref.StackBytes, Got.StackBytes);
+}
+
+/// Compare on Doc: the importer's source and 1..7-byte chunks; with
+/// FailAll, also with the handler failing at each call in turn.
+template <bool StopWhenDone = false>
+void check(const std::string &Doc, uint64_t Limit = 0, bool FailAll = false) {
+  Outcome Ref = rapid<StopWhenDone>(Doc, Limit, 0);
+  expectSame(Ref, ours<StopWhenDone>(Doc, Limit, 0), Doc, "InputStream");
+  // (The tiny source does not skip a byte order mark as InputStream does.)
+  bool Bom = Doc.compare(0, 3, "\xEF\xBB\xBF") == 0;
+  for (size_t N = 1; N <= 7 && !Bom; ++N)
+    expectSame(Ref, oursTiny<StopWhenDone>(Doc, N, Limit, 0), Doc,
+               "chunks of " + std::to_string(N));
+  if (!FailAll)
+    return;
+  for (size_t K = 1; K <= Ref.Calls.size(); ++K) {
+    Outcome RefK = rapid<StopWhenDone>(Doc, Limit, K);
+    std::string What = "failing call " + std::to_string(K);
+    expectSame(RefK, ours<StopWhenDone>(Doc, Limit, K), Doc, What);
+    if (!Bom)
+      expectSame(RefK, oursTiny<StopWhenDone>(Doc, 3, Limit, K), Doc, What);
+  }
+}
+
+TEST(JsonReader, Structure) {
+  for (const char *D :
+       {"", " ", "{}", "[]", " { } ", "[1,2,3]", "{\"a\":1,\"b\":[true,false,null]}",
+        "[[[]]]", "[{}]", "{\"a\":{\"b\":{}}}", "1", "\"s\"", "true", "null",
+        "false", "{}x", "{} {}", "[]]", "{,}", "{\"a\"}", "{\"a\":}", "{\"a\" 1}",
+        "{\"a\":1,}", "[1,]", "[,1]", "[1 2]", "{\"a\":1 \"b\":2}", "{1:2}",
+        "{]", "[}", "]", "}", ",", ":", "[:]", "{\"a\"::1}", "{\"a\":1}}",
+        "[1]]", "{\"a\":[1,{\"b\":null}],\"c\":\"d\"}", "\t\r\n[ 1 ,\n2 ]\n",
+        "{\"a\":1}\0garbage", "[1,\0]", "[\"a\0b\"]", "[nul]", "[nulll]",
+        "[tru]", "[fals]", "[falsey]", "[n]", "[t", "[f", "[x]", "{\"a\":x}",
+        "[-]", "[-x]", "[+1]", "[.5]", "[--1]", "\xEF\xBB\xBF{}", "{}\xEF"}) {
+    std::string Doc(D);
+    check(Doc, 0, true);
+  }
+  // Embedded NUL bytes.
+  check(std::string("[1,\0 2]", 7));
+  check(std::string("{\"a\":\"x\0y\"}", 11));
+  check(std::string("[1]\0[", 5));
+}
+
+TEST(JsonReader, Strings) {
+  for (const char *D :
+       {"[\"\"]", "[\"abc\"]", "[\"\\\"\\\\\\/\\b\\f\\n\\r\\t\"]", "[\"\\x\"]",
+        "[\"\\", "[\"\\u\"]", "[\"\\u12\"]", "[\"\\u12g4\"]", "[\"\\u0041\"]",
+        "[\"\\u00e9\\u20AC\\uFFFF\\u0000\"]", "[\"\\ud83d\\ude00\"]",
+        "[\"\\uD83D\\uDE00\"]", "[\"\\ud83d\"]", "[\"\\ud83dx\"]",
+        "[\"\\ud83d\\\"]", "[\"\\ud83d\\u0041\"]", "[\"\\ude00\"]",
+        "[\"\\ud83d\\ud83d\"]", "[\"\\ud83d\\uzzzz\"]", "[\"\\ud83d\\", "[\"\\ud83d\\u",
+        "[\"abc", "[\"abc\\", "\"", "[\"a\x01\"]", "[\"a\x1f\"]", "[\"a\x7f\"]",
+        "[\"\xc3\xa9\"]", "[\"\xe2\x82\xac\"]", "[\"\xf0\x9f\x98\x80\"]",
+        "[\"\xc3\"]", "[\"\xc3", "[\"\xc3\xc3\"]", "[\"\x80\"]", "[\"\xbf\"]",
+        "[\"\xc0\x80\"]", "[\"\xc1\xbf\"]", "[\"\xe0\x80\x80\"]",
+        "[\"\xe0\xa0\x80\"]", "[\"\xed\xa0\x80\"]", "[\"\xed\x9f\xbf\"]",
+        "[\"\xef\xbf\xbf\"]", "[\"\xf0\x80\x80\x80\"]", "[\"\xf0\x90\x80\x80\"]",
+        "[\"\xf4\x8f\xbf\xbf\"]", "[\"\xf4\x90\x80\x80\"]", "[\"\xf5\x80\x80\x80\"]",
+        "[\"\xff\"]", "[\"\xe2\x82\"]", "[\"\xe2\x82", "[\"\xf0\x9f\x98\"]",
+        "[\"\xe2\"\"]", "{\"k\xc3\xa9y\":\"v\\n\"}", "{\"\\u0000\":1}",
+        "[\"0123456789abcdef0123456789abcdef\"]",
+        "[\"0123456789abcdef0123456789abcde\\n\"]",
+        "[\"0123456789abcdef\xc3\xa9" "0123456789abcdef\"]"}) {
+    std::string Doc(D);
+    check(Doc, 0, true);
+  }
+  // Long strings of every kind (SIMD blocks, slow path, crossing chunks).
+  std::string Long(1000, 'x');
+  check("[\"" + Long + "\"]");
+  check("[\"" + Long + "\\n" + Long + "\"]");
+  check("[\"" + Long + "\xc3\xa9" + Long + "\"]");
+  check("[\"" + Long + "\x01\"]");
+  check("[\"" + Long);
+}
+
+TEST(JsonReader, Numbers) {
+  for (const char *N :
+       {"0", "-0", "1", "-1", "01", "-01", "00", "1.", "1.e5", "1e", "1e+", "1e-",
+        "1E5", "1e+5", "1e-5", ".", "-", "-.5", "0.1", "0.5", "1.5e3", "-0.0",
+        "2147483647", "2147483648", "-2147483647", "-2147483648", "-2147483649",
+        "4294967295", "4294967296", "4294967294", "9223372036854775807",
+        "9223372036854775808", "-9223372036854775807", "-9223372036854775808",
+        "-9223372036854775809", "18446744073709551615", "18446744073709551616",
+        "18446744073709551614", "-18446744073709551616",
+        "99999999999999999999999", "123456789012345678901234567890",
+        "1e308", "1e309", "-1e309", "1.7976931348623157e308",
+        "1.7976931348623159e308", "1e-400", "-1e-400", "5e-324", "4.9e-324",
+        "2.4703282292062327e-324", "2.2250738585072014e-308",
+        "2.2250738585072011e-308", "0.30000000000000004", "1700000003893.547",
+        "123456789012345.6", "1234567890123456.7", "9007199254740993",
+        "9007199254740993.0", "0.1e1", "1e22", "1e23", "1.5e37", "1e-22",
+        "1e-23", "123.456e-7", "1e2147483647", "1e-2147483648",
+        "1e-9999999999", "0e99999", "0.0000000000000000000000000000001e300",
+        "1e0000000000000000000000000000000000001", "3.14159265358979323846",
+        "-1.5", "100000000000000000000", "1.00000000000000011102230246251565404",
+        "7e-10", "1.5e+300", "8.98846567431158e307", "1.797693134862315e307",
+        "17976931348623158079372897140530341507993413271003782693617377898044"
+        "49682927647509466490179775872070963302864166928879109465555478519404"
+        "02630657488671505820681908902000708383676273854845817711531764475730"
+        "27006985099187669331463209624209932007406474880346993254802087432716"
+        "7997999946262560325"}) {
+    for (const char *Wrap : {"[%]", "%", "{\"a\":%}", "[%,1]", "[% ]", "[%x]",
+                             "[%-]", "[%.]", "[%e]"}) {
+      std::string W(Wrap), Doc = W.substr(0, W.find('%')) + N +
+                                 W.substr(W.find('%') + 1);
+      check(Doc, 0, W == "[%]");
+    }
+  }
+  // 800-digit mantissas, before and after the point.
+  std::string Digits;
+  for (int I = 0; I < 800; ++I)
+    Digits += char('0' + (I * 7 + 3) % 10);
+  check("[" + Digits + "]");
+  check("[0." + Digits + "]");
+  check("[" + Digits + "." + Digits + "e-900]");
+  check("[1." + Digits + "e5]");
+  check("[0.000000000000000000000000000000000000000000" + Digits + "]");
+  check("[2.4703282292062327208828439643411068618252990130716238221279284125"
+        "033775363510437593264991818081799618989828234772285886546332835517"
+        "796989819938739800539093906315035659515570226392290858392449105184"
+        "435931802849936536152500319370457678249219365623669863658480757001"
+        "585769269903706311928279558551332927834338409351978015531246597263"
+        "579574622766465272827220056374006485499977096599470454020828166226"
+        "237857393450736339007967761930577506740176324673600968951340535537"
+        "458516661134223766678604162159680461914467291840300530057530849048"
+        "765391711386591646239524912623653881879636239373280423891018672348"
+        "497668235089863388587925628302755995657524455507255189313690836254"
+        "779186948667994968324049705821028513185451396213837722826145437693"
+        "412532098591327667236328125e-324]");
+}
+
+TEST(JsonReader, Truncations) {
+  std::string Doc =
+      "{\"traceEvents\":[{\"ph\":\"X\",\"name\":\"a\\u00e9\\n\xc3\xa9\","
+      "\"ts\":1700000003893.547,\"dur\":-1.5e-3,\"pid\":-7,\"tid\":\"t\","
+      "\"args\":{\"x\":[1,2.5,true,false,null,{}],\"y\":18446744073709551616}"
+      "}],\"z\":[]}";
+  check(Doc, 0, true);
+  for (size_t N = 0; N < Doc.size(); ++N)
+    check(Doc.substr(0, N));
+  // Every byte replaced by a few others.
+  for (size_t N = 0; N < Doc.size(); ++N)
+    for (char C : {'"', '\\', ',', '}', '0', '\x80', ' '}) {
+      std::string D = Doc;
+      D[N] = C;
+      check(D);
+    }
+}
+
+TEST(JsonReader, Nesting) {
+  for (size_t Depth : {1, 31, 32, 33, 63, 64, 200, 5000}) {
+    std::string A(Depth, '['), B(Depth, ']');
+    check(A + B);
+    check(A + B.substr(1));
+    std::string O;
+    for (size_t I = 0; I < Depth; ++I)
+      O += "{\"k\":";
+    check(O + "1" + std::string(Depth, '}'));
+  }
+}
+
+TEST(JsonReader, StackLimit) {
+  std::string Long(3000, 'y');
+  // (The cases below do reach the limit: 3000 bytes need a 3 KiB stack.)
+  EXPECT_TRUE(rapid<false>("[\"" + Long + "\"]", 2047, 0).Limited);
+  EXPECT_FALSE(rapid<false>("[\"" + Long + "\"]", 4096, 0).Limited);
+  for (uint64_t Limit : {1, 255, 256, 257, 383, 384, 385, 1000, 2047, 4096}) {
+    check("[\"" + Long + "\"]", Limit);
+    check("{\"" + Long + "\":1}", Limit);
+    check("[\"" + Long.substr(0, 370) + "\"]", Limit);
+    check("[\"" + Long.substr(0, 370) + "\\u00e9\\n\xc3\xa9" +
+              Long.substr(0, 700) + "\"]",
+          Limit);
+    check("[" + std::string(900, '7') + "]", Limit);
+    check("[1." + std::string(900, '7') + "e5]", Limit);
+    check(std::string(200, '[') + "\"" + Long.substr(0, 400) + "\"" +
+              std::string(200, ']'),
+          Limit);
+    check(std::string(600, '[') + std::string(600, ']'), Limit);
+  }
+}
+
+TEST(JsonReader, StopWhenDone) {
+  for (const char *D : {"[{\"a\":1},{\"b\":[2]}]garbage", "[1,2", "[1]]", "[]",
+                        "1 2", "{\"a\":\"b\"} x"})
+    check<true>(D, 0, true);
+}
+
+TEST(JsonReader, RandomDocuments) {
+  // Documents stitched from JSON fragments, valid or not.
+  const char *Parts[] = {"{", "}", "[", "]", ",", ":", "\"k\"", "\"v\\n\"",
+                         "\"\xc3\xa9\"", "1", "-2.5e3", "0", "true", "null",
+                         " ", "\n", "\"\\ud83d\\ude00\"", "1e400", "\xff",
+                         "18446744073709551616", "\"a", "\\", "0.1"};
+  std::mt19937 Rng(12345);
+  for (int I = 0; I < 3000; ++I) {
+    std::string Doc;
+    unsigned N = 1 + Rng() % 24;
+    for (unsigned J = 0; J < N; ++J)
+      Doc += Parts[Rng() % (sizeof(Parts) / sizeof(Parts[0]))];
+    check(Doc, Rng() % 4 == 0 ? 256 + Rng() % 64 : 0);
+    if (HasFatalFailure())
+      return;
+  }
+}
+
+} // namespace
