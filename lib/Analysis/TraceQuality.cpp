@@ -109,16 +109,22 @@ static bool isDeviceMalloc(StringRef Name) {
 /// Frames of autotuning runs (Inductor/Triton config benchmarking, cuDNN/
 /// MIOpen algorithm search). Not `autotune_cache`, a cache lookup.
 static bool isAutotuneFrame(StringRef N) {
-  return N.contains("benchmark_all_configs") ||
-         N.contains("autotune_to_one_config") ||
-         N.contains("autotune_select_algorithm") ||
-         N.contains("triton/runtime/autotuner.py") ||
-         N.contains("cudnnFind") || N.contains("miopenFind");
+  // Python frame names are mostly distinct (file:line, per-call module
+  // instances), so this runs per frame: three scans on a miss, the
+  // "autotune" and "Find" ones standing for the names containing them.
+  if (N.contains("benchmark_all_configs"))
+    return true;
+  if (N.contains("autotune") && (N.contains("autotune_to_one_config") ||
+                                 N.contains("autotune_select_algorithm") ||
+                                 N.contains("triton/runtime/autotuner.py")))
+    return true;
+  return N.contains("Find") &&
+         (N.contains("cudnnFind") || N.contains("miopenFind"));
 }
 
-/// True when any Input Dims entry is a non-empty shape list.
-static bool hasShapes(const Trace &T, EventId E) {
-  ArgValue Dims = T.args(E).get("Input Dims");
+/// True when any Input Dims entry (Dims: the op's "Input Dims" arg) is a
+/// non-empty shape list.
+static bool hasShapes(ArgValue Dims) {
   if (!Dims.isArray())
     return false;
   for (size_t I = 0, N = Dims.size(); I < N; ++I) {
@@ -144,9 +150,20 @@ void TraceQuality::detect(const Trace &T) {
   //===--- Counts ---------------------------------------------------------===//
   llvm::ArrayRef<EventId> CpuOps = T.eventsOfKind(EventKind::CpuOp);
   C.CpuOps = CpuOps.size();
-  for (EventId E : CpuOps)
-    if (hasShapes(T, E))
-      ++C.CpuOpsWithShapes;
+  {
+    // Dims lists are interned: tested once per stored list.
+    StrId DimsKey = T.strings().lookup("Input Dims");
+    llvm::DenseMap<uint64_t, bool> Memo;
+    for (EventId E : CpuOps) {
+      ArgValue Dims = T.args(E).getByKeyId(DimsKey);
+      if (!Dims.isArray())
+        continue;
+      auto [It, New] = Memo.try_emplace(Dims.identity(), false);
+      if (New)
+        It->second = hasShapes(Dims);
+      C.CpuOpsWithShapes += It->second;
+    }
+  }
   for (EventId E : T.eventsOfKind(EventKind::PythonFunction)) {
     ++C.PythonFrames;
     if (T.name(E).starts_with("nn.Module: "))
@@ -166,8 +183,22 @@ void TraceQuality::detect(const Trace &T) {
       HaveWindow = true;
     }
 
-  // Runtime calls: first correlation, graph launches, captures, mallocs.
-  std::optional<int64_t> MinRuntimeCorr;
+  // Runtime calls: graph launches, captures, mallocs; their first
+  // correlation only when an unlinked GPU event asks (reading an arg of
+  // every runtime call cost more than the rest of this loop).
+  std::optional<std::optional<int64_t>> MinRuntimeCorrMemo;
+  auto MinRuntimeCorr = [&]() -> std::optional<int64_t> {
+    if (!MinRuntimeCorrMemo) {
+      std::optional<int64_t> Min;
+      for (EventKind K : {EventKind::Runtime, EventKind::Driver})
+        for (EventId E : T.eventsOfKind(K))
+          if (auto Corr = T.correlation(E))
+            if (!Min || *Corr < *Min)
+              Min = *Corr;
+      MinRuntimeCorrMemo = Min;
+    }
+    return *MinRuntimeCorrMemo;
+  };
   std::vector<EventId> GraphLaunchEvents;
   // Name tests once per distinct runtime name: bit 0 graph launch, bit 1
   // capture call, bit 2 device malloc.
@@ -178,9 +209,6 @@ void TraceQuality::detect(const Trace &T) {
   for (EventKind K : {EventKind::Runtime, EventKind::Driver})
     for (EventId E : T.eventsOfKind(K)) {
       ++C.Runtime;
-      if (auto Corr = T.correlation(E))
-        if (!MinRuntimeCorr || *Corr < *MinRuntimeCorr)
-          MinRuntimeCorr = *Corr;
       uint8_t Facts = RuntimeName(E);
       if (Facts & 1) {
         ++C.GraphLaunches;
@@ -210,7 +238,7 @@ void TraceQuality::detect(const Trace &T) {
     bool EarlyLaunch = false;
     if (!T.isLinked(G)) {
       auto Corr = T.correlation(G);
-      if (Corr && MinRuntimeCorr && *Corr < *MinRuntimeCorr) {
+      if (Corr && MinRuntimeCorr() && *Corr < *MinRuntimeCorr()) {
         Outside = true; // launched before the first recorded runtime call
         EarlyLaunch = true;
       }
@@ -311,7 +339,7 @@ void TraceQuality::detect(const Trace &T) {
     if (EarlyCount)
       Why = fmt::format("{} launched before the first recorded runtime call "
                         "(correlation < {})",
-                        EarlyCount, *MinRuntimeCorr);
+                        EarlyCount, *MinRuntimeCorr());
     if (C.OutsideWindowGpu > EarlyCount)
       Why += fmt::format("{}{} outside the profiler span [{:.3f}, {:.3f}] µs",
                          Why.empty() ? "" : "; ", C.OutsideWindowGpu - EarlyCount,
