@@ -8,9 +8,12 @@ using namespace tl;
 std::vector<Interval> tl::mergeIntervals(std::vector<Interval> I) {
   // The union does not depend on the order of equal starts, so an unstable
   // sort (no buffer) will do; merged runs are written over the input.
-  std::sort(I.begin(), I.end(), [](const Interval &A, const Interval &B) {
+  // Callers mostly pass events in time order: sort only when needed.
+  auto ByStart = [](const Interval &A, const Interval &B) {
     return A.Start < B.Start;
-  });
+  };
+  if (!std::is_sorted(I.begin(), I.end(), ByStart))
+    std::sort(I.begin(), I.end(), ByStart);
   size_t N = 0;
   for (size_t K = 0; K < I.size(); ++K) {
     const Interval X = I[K];
