@@ -3,9 +3,10 @@
 
 #include "tl/Analysis/AnalysisManager.h"
 #include "tl/Analysis/GpuTimeline.h"
+#include "tl/Analysis/NameMemo.h"
 #include "tl/Support/Intervals.h"
 
-#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <algorithm>
@@ -33,7 +34,7 @@ double coverage(const std::vector<Interval> &S, double A, double B) {
 LaunchStats::LaunchStats(const Trace &T, AnalysisManager &AM) {
   const GpuTimeline &TL = AM.get<GpuTimeline>();
   std::vector<double> Lat;
-  llvm::StringMap<size_t> Idx;
+  llvm::DenseMap<StrId, size_t> Idx; // pooled names: equal ids, equal texts
   double FirstLaunch = 0, LastLaunch = 0;
   for (EventId E : TL.events()) {
     if (T.kind(E) != EventKind::Kernel)
@@ -53,7 +54,7 @@ LaunchStats::LaunchStats(const Trace &T, AnalysisManager &AM) {
       Lat.push_back(L);
     }
     LatencyUs += L;
-    auto [It, New] = Idx.try_emplace(T.name(E), PerKernel.size());
+    auto [It, New] = Idx.try_emplace(T.nameId(E), PerKernel.size());
     if (New)
       PerKernel.push_back({T.name(E).str(), 0, 0, 0, 0, 0});
     KernelLaunchStats &K = PerKernel[It->second];
@@ -68,10 +69,22 @@ LaunchStats::LaunchStats(const Trace &T, AnalysisManager &AM) {
   }
   if (!Lat.empty()) {
     std::vector<double> &S = Lat; // not needed in file order any more
-    std::sort(S.begin(), S.end());
-    MedianLatency = S.size() % 2 ? S[S.size() / 2]
-                                 : (S[S.size() / 2 - 1] + S[S.size() / 2]) / 2;
-    P90Latency = S[std::min(S.size() - 1, size_t(0.9 * (S.size() - 1) + 0.5))];
+    // Order statistics by selection: the values a full sort would put at
+    // these positions.
+    auto At = [&](size_t K) {
+      std::nth_element(S.begin(), S.begin() + K, S.end());
+      return S[K];
+    };
+    size_t Mid = S.size() / 2;
+    if (S.size() % 2) {
+      MedianLatency = At(Mid);
+    } else {
+      double Hi = At(Mid);
+      // After the selection the lower half holds the smaller values.
+      double Lo = *std::max_element(S.begin(), S.begin() + Mid);
+      MedianLatency = (Lo + Hi) / 2;
+    }
+    P90Latency = At(std::min(S.size() - 1, size_t(0.9 * (S.size() - 1) + 0.5)));
     if (LastLaunch > FirstLaunch)
       Rate = Lat.size() / ((LastLaunch - FirstLaunch) / 1e6);
   }
@@ -85,10 +98,11 @@ LaunchStats::LaunchStats(const Trace &T, AnalysisManager &AM) {
   // Host activity: synchronize calls, and everything else the host did
   // (CPU op roots and runtime calls).
   std::vector<Interval> SyncI, BusyI;
+  NamePredicate IsSync(T, isSyncCall);
   for (EventKind K : {EventKind::Runtime, EventKind::Driver})
     for (EventId E : T.eventsOfKind(K)) {
       Interval I{T.ts(E), T.end(E)};
-      (isSyncCall(T.name(E)) ? SyncI : BusyI).push_back(I);
+      (IsSync(E) ? SyncI : BusyI).push_back(I);
     }
   for (EventId E : T.cpuRoots())
     BusyI.push_back({T.ts(E), T.end(E)});
@@ -113,10 +127,18 @@ LaunchStats::LaunchStats(const Trace &T, AnalysisManager &AM) {
     Gaps.push_back(G);
   }
   // Neighbouring events: one sweep over events sorted by start.
-  std::vector<EventId> ByStart(TL.events().begin(), TL.events().end());
-  std::stable_sort(ByStart.begin(), ByStart.end(), [&](EventId A, EventId B) {
-    return T.ts(A) < T.ts(B);
-  });
+  // Stable by ts: sorted as (ts, file position) pairs, keys read once.
+  std::vector<std::pair<double, uint32_t>> Keyed;
+  Keyed.reserve(TL.events().size());
+  for (EventId E : TL.events())
+    Keyed.push_back({T.ts(E), uint32_t(Keyed.size())});
+  if (!std::is_sorted(Keyed.begin(), Keyed.end()))
+    std::sort(Keyed.begin(), Keyed.end());
+  std::vector<EventId> ByStart;
+  ByStart.reserve(Keyed.size());
+  for (const auto &[Ts, Pos] : Keyed)
+    ByStart.push_back(TL.events()[Pos]);
+  std::vector<std::pair<double, uint32_t>>().swap(Keyed);
   size_t J = 0;
   EventId LastEnded = NoEvent;
   for (IdleGap &G : Gaps) {
