@@ -16,6 +16,8 @@
 #include <algorithm>
 #include <cstring>
 #include <memory>
+#include <sys/mman.h>
+#include <unistd.h>
 
 using namespace tl;
 
@@ -196,8 +198,10 @@ LLVM_ATTRIBUTE_ALWAYS_INLINE void copyMatch(uint8_t *Out, size_t Dist,
 }
 
 struct Decoder {
-  const uint8_t *In, *InEnd;
+  const uint8_t *InBegin, *In, *InEnd;
   uint8_t *OutBegin, *Out, *OutEnd;
+  uint64_t OutBase = 0; // output offset of OutBegin (sliding buffer)
+  uint64_t MemberBase = 0;
   uint64_t BitBuf = 0;
   unsigned BitsLeft = 0;
   unsigned Overrun = 0; // zero bytes made up past InEnd (bad input only)
@@ -206,7 +210,16 @@ struct Decoder {
   uint32_t Crc = 0;
   uint8_t *NextMark;
   size_t Step;
-  llvm::function_ref<bool(size_t)> Progress;
+  InflateSink Sink;
+  bool Sliding = false;
+  // Input pages below this are dropped (a file mapping read once).
+  const uint8_t *Released = nullptr;
+  bool ReleaseInput = false;
+  // zlib fed RawChunk bytes at a time: the next boundary (in bits) and the
+  // output offset where zlib would stop before each (Breaks).
+  uint64_t NextRawBits = UINT64_MAX;
+  uint64_t RawChunkBits = 0;
+  std::vector<uint64_t> *Breaks = nullptr;
   const uint32_t *LitLen = nullptr, *Dist = nullptr;
   bool HaveFixed = false;
   uint8_t Lens[288 + 32];
@@ -264,12 +277,27 @@ struct Decoder {
     return true;
   }
 
-  bool publish() {
-    Crc = crc32Update(Crc, CrcPos, size_t(Out - CrcPos));
-    CrcPos = Out;
-    NextMark = Out + Step;
-    return Progress(size_t(Out - OutBegin));
+  uint64_t total(const uint8_t *P) const {
+    return OutBase + uint64_t(P - OutBegin);
   }
+  uint64_t bitPos() const {
+    return uint64_t(In - InBegin + Overrun) * 8 - BitsLeft;
+  }
+  /// An element (symbol, header, trailer) ends at EndBits: each raw-chunk
+  /// boundary it passes gets the output offset before it.
+  void crossed(uint64_t EndBits, uint64_t OutBefore) {
+    while (EndBits > NextRawBits) {
+      Breaks->push_back(OutBefore);
+      nextRaw();
+    }
+  }
+  void nextRaw() {
+    NextRawBits += RawChunkBits;
+    if (NextRawBits >= uint64_t(InEnd - InBegin) * 8)
+      NextRawBits = UINT64_MAX;
+  }
+
+  bool publish(bool Final = false);
 
   Result gunzip();
   Result member();
@@ -366,6 +394,13 @@ Decoder::Result Decoder::storedBlock() {
   In += 4;
   if (size_t(InEnd - In) < Len || size_t(OutEnd - Out) < Len)
     return Fail;
+  // zlib copies stored bytes as far as its input goes.
+  uint64_t Data = uint64_t(In - InBegin);
+  crossed(Data * 8, total(Out));
+  while (NextRawBits != UINT64_MAX && NextRawBits / 8 < Data + Len) {
+    Breaks->push_back(total(Out) + (NextRawBits / 8 - Data));
+    nextRaw();
+  }
   std::memcpy(Out, In, Len);
   In += Len;
   Out += Len;
@@ -381,12 +416,16 @@ Decoder::Result Decoder::storedBlock() {
   } while (0)
 
 Decoder::Result Decoder::huffmanBlock() {
-  // The fast loop reads at most 2 words (each from In + 7 at most) and writes
-  // at most 258 + 15 bytes per iteration.
-  const uint8_t *InFast = InEnd - In >= 16 ? InEnd - 16 : In;
-  uint8_t *OutFastEnd = OutEnd - Out >= 300 ? OutEnd - 300 : Out;
   for (;;) {
-    uint8_t *OutFast = std::min(OutFastEnd, NextMark);
+    // The fast loop reads at most 2 words (each from In + 7 at most) and
+    // writes at most 258 + 15 bytes per iteration; it stops short of the
+    // next raw-chunk boundary, where symbols are decoded one by one.
+    size_t InLim =
+        size_t(std::min<uint64_t>(uint64_t(InEnd - InBegin), NextRawBits / 8));
+    const uint8_t *InFast =
+        InLim >= size_t(In - InBegin) + 16 ? InBegin + InLim - 16 : In;
+    uint8_t *OutFast = OutEnd - Out >= 300 ? OutEnd - 300 : Out;
+    OutFast = std::min(OutFast, NextMark);
     while (In < InFast && Out < OutFast) {
       refillFast();
       uint32_t E;
@@ -449,12 +488,14 @@ Decoder::Result Decoder::huffmanBlock() {
       if (Out == OutEnd)
         return Fail;
       drop(E & 15);
+      crossed(bitPos(), total(Out));
       *Out++ = uint8_t(E >> 16);
       continue;
     }
     if (E & Exceptional) {
       if (E & EndOfBlock) {
         drop(E & 15);
+        crossed(bitPos(), total(Out));
         return Ok;
       }
       return Fail;
@@ -473,6 +514,7 @@ Decoder::Result Decoder::huffmanBlock() {
     drop(DExtra);
     if (Distance > size_t(Out - MemberStart) || Len > size_t(OutEnd - Out))
       return Fail;
+    crossed(bitPos(), total(Out));
     for (const uint8_t *Src = Out - Distance, *End = Out + Len; Out < End;)
       *Out++ = *Src++;
   }
@@ -512,7 +554,9 @@ Decoder::Result Decoder::member() {
     P += 2;
   }
   In = P;
+  crossed(uint64_t(In - InBegin) * 8, total(Out));
   MemberStart = CrcPos = Out;
+  MemberBase = total(Out);
   Crc = 0;
   bool Final;
   do {
@@ -521,6 +565,7 @@ Decoder::Result Decoder::member() {
     Final = bits(1);
     unsigned Type = bits(3) >> 1;
     drop(3);
+    crossed(bitPos(), total(Out));
     Result R;
     if (Type == 0) {
       R = storedBlock();
@@ -528,7 +573,10 @@ Decoder::Result Decoder::member() {
       fixedTables();
       R = huffmanBlock();
     } else if (Type == 2) {
-      R = dynamicTables() ? huffmanBlock() : Fail;
+      if (!dynamicTables())
+        return Fail;
+      crossed(bitPos(), total(Out));
+      R = huffmanBlock();
     } else {
       return Fail; // "invalid block type"
     }
@@ -545,8 +593,11 @@ Decoder::Result Decoder::member() {
   std::memcpy(&WantCrc, In, 4);
   std::memcpy(&WantSize, In + 4, 4);
   In += 8;
-  if (Crc != WantCrc || uint32_t(Out - MemberStart) != WantSize)
+  if (Crc != WantCrc || uint32_t(total(Out) - MemberBase) != WantSize)
     return Fail; // "incorrect data check" / "incorrect length check"
+  crossed(uint64_t(In - InBegin) * 8, total(Out));
+  if (Breaks)
+    Breaks->push_back(total(Out)); // zlib's Z_STREAM_END
   return Ok;
 }
 
@@ -557,25 +608,90 @@ Decoder::Result Decoder::gunzip() {
     if (R != Ok)
       return R;
   } while (In != InEnd);
-  return Ok;
+  return publish(/*Final=*/true) ? Ok : Cancel;
+}
+
+bool Decoder::publish(bool Final) {
+  Crc = crc32Update(Crc, CrcPos, size_t(Out - CrcPos));
+  CrcPos = Out;
+  uint64_t Keep = OutBase;
+  if (!Sink(OutBegin, OutBase, total(Out), Final, Keep))
+    return false;
+  NextMark = Out + Step;
+  if (ReleaseInput && In - Released > (8 << 20)) {
+    long Page = sysconf(_SC_PAGESIZE);
+    uintptr_t From = uintptr_t(Released) & ~uintptr_t(Page - 1);
+    uintptr_t To = (uintptr_t(In) - (64 << 10)) & ~uintptr_t(Page - 1);
+    ::madvise(reinterpret_cast<void *>(From), To - From, MADV_DONTNEED);
+    Released = reinterpret_cast<const uint8_t *>(To);
+  }
+  if (!Sliding || size_t(Out - OutBegin) < size_t(OutEnd - OutBegin) / 2)
+    return true;
+  // Move what the sink still needs and the 32 KiB window to the front.
+  uint64_t Total = total(Out);
+  uint64_t From = std::min(Keep, Total - std::min<uint64_t>(Total, 32768));
+  if (From <= OutBase)
+    return true;
+  size_t Shift = size_t(From - OutBase);
+  std::memmove(OutBegin, OutBegin + Shift, size_t(Out - OutBegin) - Shift);
+  Out -= Shift;
+  CrcPos = Out;
+  NextMark = Out + Step;
+  // A member that started before the kept window: the window is 32 KiB,
+  // as far as any distance reaches.
+  MemberStart =
+      size_t(MemberStart - OutBegin) > Shift ? MemberStart - Shift : OutBegin;
+  OutBase += Shift;
+  return true;
+}
+
+static std::unique_ptr<Decoder> makeDecoder(const uint8_t *In, size_t InSize,
+                                            uint8_t *Out, size_t OutCap,
+                                            InflateSink Sink, size_t Step,
+                                            bool ReleaseInput) {
+  // About 100 KB of tables: on the heap, not the stack.
+  auto D = std::make_unique<Decoder>();
+  D->InBegin = D->In = D->Released = In;
+  D->InEnd = In + InSize;
+  D->OutBegin = D->Out = Out;
+  D->OutEnd = Out + OutCap;
+  D->Step = std::max<size_t>(Step, 1);
+  D->NextMark = Out + D->Step;
+  D->Sink = Sink;
+  D->ReleaseInput = ReleaseInput;
+  return D;
+}
+
+static InflateStatus status(Decoder::Result R) {
+  if (R == Decoder::Cancel)
+    return InflateStatus::Cancelled;
+  return R == Decoder::Ok ? InflateStatus::Done : InflateStatus::Failed;
 }
 
 InflateStatus tl::gunzipBuffer(const uint8_t *In, size_t InSize, uint8_t *Out,
                                size_t OutCap, size_t &OutSize,
                                llvm::function_ref<bool(size_t)> Progress,
-                               size_t ProgressStep) {
-  // About 100 KB of tables: on the heap, not the stack.
-  auto D = std::make_unique<Decoder>();
-  D->In = In;
-  D->InEnd = In + InSize;
-  D->OutBegin = D->Out = Out;
-  D->OutEnd = Out + OutCap;
-  D->Step = std::max<size_t>(ProgressStep, 1);
-  D->NextMark = Out + D->Step;
-  D->Progress = Progress;
+                               size_t ProgressStep, bool ReleaseInput) {
+  auto Sink = [&](const uint8_t *, uint64_t, uint64_t Total, bool Final,
+                  uint64_t &) { return Final || Progress(size_t(Total)); };
+  auto D =
+      makeDecoder(In, InSize, Out, OutCap, Sink, ProgressStep, ReleaseInput);
   Decoder::Result R = D->gunzip();
   OutSize = size_t(D->Out - Out);
-  if (R == Decoder::Cancel)
-    return InflateStatus::Cancelled;
-  return R == Decoder::Ok ? InflateStatus::Done : InflateStatus::Failed;
+  return status(R);
+}
+
+InflateStatus tl::gunzipStream(const uint8_t *In, size_t InSize, size_t BufSize,
+                               size_t RawChunk, std::vector<uint64_t> &Breaks,
+                               InflateSink Sink, size_t Step,
+                               bool ReleaseInput) {
+  std::unique_ptr<uint8_t[]> Buf(new uint8_t[BufSize]);
+  auto D =
+      makeDecoder(In, InSize, Buf.get(), BufSize, Sink, Step, ReleaseInput);
+  D->Sliding = true;
+  D->Breaks = &Breaks;
+  D->RawChunkBits = uint64_t(RawChunk) * 8;
+  if (RawChunk < InSize)
+    D->NextRawBits = D->RawChunkBits;
+  return status(D->gunzip());
 }

@@ -20,6 +20,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 namespace tl {
 
@@ -33,10 +34,32 @@ enum class InflateStatus {
 /// OutSize is the bytes written. Progress(N) is called about every
 /// ProgressStep output bytes with N bytes known to be correctly decoded (a
 /// prefix of the final output whatever follows), and may cancel.
+/// With ReleaseInput, input pages already decoded are dropped
+/// (MADV_DONTNEED: In must be a read-only file mapping).
 LLVM_LIBRARY_VISIBILITY InflateStatus
 gunzipBuffer(const uint8_t *In, size_t InSize, uint8_t *Out, size_t OutCap,
              size_t &OutSize, llvm::function_ref<bool(size_t)> Progress,
-             size_t ProgressStep);
+             size_t ProgressStep, bool ReleaseInput = false);
+
+/// Receives the output of gunzipStream: output offsets [Base, Total) are at
+/// Buf[0, Total - Base) (correctly decoded, whatever follows). Final is set
+/// on the last call, after every member was checked. Keep is set to the
+/// first offset the sink still needs (at most Total); the decoder keeps that
+/// and the last 32 KiB. False cancels.
+using InflateSink =
+    llvm::function_ref<bool(const uint8_t *Buf, uint64_t Base, uint64_t Total,
+                            bool Final, uint64_t &Keep)>;
+
+/// Decode as gunzipBuffer, through a sliding buffer of BufSize bytes
+/// (memory bounded whatever the output size). Breaks gets, in order, the
+/// output offsets where zlib fed RawChunk input bytes at a time stops: for
+/// each multiple K of RawChunk below InSize, the output of every literal,
+/// match and stored byte that lies wholly in the first K input bytes; and
+/// the output at each member end.
+LLVM_LIBRARY_VISIBILITY InflateStatus
+gunzipStream(const uint8_t *In, size_t InSize, size_t BufSize, size_t RawChunk,
+             std::vector<uint64_t> &Breaks, InflateSink Sink, size_t Step,
+             bool ReleaseInput = false);
 
 } // namespace tl
 

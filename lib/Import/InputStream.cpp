@@ -26,6 +26,8 @@ struct InputStream::ZState {
   const uint8_t *Raw = nullptr;
   size_t RawSize = 0;
   void *Map = nullptr;
+  // The next inflateChunk() starts zlib over from the first input byte.
+  bool Replay = false;
   ZState() { std::memset(&S, 0, sizeof(S)); }
   ~ZState() {
     if (Init)
@@ -51,8 +53,9 @@ struct InputStream::Inflater {
   std::condition_variable CV;
   std::deque<std::pair<std::vector<char>, size_t>> Full;
   std::vector<std::vector<char>> Free;
-  bool Done = false; // producer finished (end of input or RawErr set)
-  bool Stop = false; // consumer gone
+  bool Done = false;  // producer finished (end of input or RawErr set)
+  bool Stop = false;  // consumer gone
+  uint64_t First = 0; // output the consumer has before the thread starts
   std::thread T;
   ~Inflater() {
     {
@@ -202,6 +205,20 @@ bool InputStream::start() {
       uint8_t(Out[2]) == 0xBF)
     Pos = 3;
   if (Gzip && Background && Len) {
+    // The background threads decode with the fast decoder, which wants the
+    // whole compressed input at hand: Mem, or the file mapped.
+    if (fastInflate() && F) {
+      void *M = ::mmap(nullptr, RawSize, PROT_READ, MAP_PRIVATE, fileno(F), 0);
+      if (M != MAP_FAILED) {
+        ::madvise(M, RawSize, MADV_SEQUENTIAL);
+        Z->Map = M;
+        Z->Raw = static_cast<const uint8_t *>(M);
+        Z->RawSize = RawSize;
+      }
+    } else if (fastInflate()) {
+      Z->Raw = reinterpret_cast<const uint8_t *>(Mem.data());
+      Z->RawSize = Mem.size();
+    }
     if (GrowMax && SizeHint >= GrowMin && SizeHint <= GrowMax &&
         SizeHint >= Len) {
       // One page more than the trailer says, to see an overflow.
@@ -209,19 +226,6 @@ bool InputStream::start() {
       if (!Grow->Data) {
         Grow.reset();
       } else {
-        if (fastInflate() && F) {
-          void *M =
-              ::mmap(nullptr, RawSize, PROT_READ, MAP_PRIVATE, fileno(F), 0);
-          if (M != MAP_FAILED) {
-            ::madvise(M, RawSize, MADV_SEQUENTIAL);
-            Z->Map = M;
-            Z->Raw = static_cast<const uint8_t *>(M);
-            Z->RawSize = RawSize;
-          }
-        } else if (fastInflate()) {
-          Z->Raw = reinterpret_cast<const uint8_t *>(Mem.data());
-          Z->RawSize = Mem.size();
-        }
         // The fast decoder writes the buffer from its start (the first
         // chunk, read from Out, included); zlib continues after the chunk.
         if (!Z->Raw) {
@@ -275,7 +279,7 @@ void InputStream::growLoop() {
             Publish(N - ChunkSize, false);
           return true;
         },
-        ChunkSize);
+        ChunkSize, /*ReleaseInput=*/Z->Map != nullptr);
     if (St == InflateStatus::Cancelled)
       return;
     if (St == InflateStatus::Done) {
@@ -286,18 +290,9 @@ void InputStream::growLoop() {
     // calls from the start (start()'s first chunk, then this loop's) for
     // its exact output prefix, error text and offset, or overflow.
     Published = G.Filled.load(std::memory_order_relaxed);
-    RawConsumed = 0;
-    RawEof = false;
-    MemPos = 0;
-    if (F)
-      fseeko(F, 0, SEEK_SET);
-    inflateReset(&Z->S);
-    GzipStreamEnd = false;
-    size_t Got = readRaw(In.data(), In.size());
-    Z->S.next_in = reinterpret_cast<Bytef *>(In.data());
-    Z->S.avail_in = unsigned(Got);
+    Z->Replay = true;
     Scratch.resize(ChunkSize);
-    size_t N = RawErr.empty() ? inflateChunk(Scratch.data(), ChunkSize) : 0;
+    size_t N = inflateChunk(Scratch.data(), ChunkSize);
     if (N > Published)
       std::memcpy(G.Data + Published, Scratch.data() + Published,
                   N - Published);
@@ -334,12 +329,106 @@ void InputStream::startInflater() {
   // The thread gets the Inflater itself: Bg may already be reset (the
   // consumer finished) by the time the thread first runs.
   Inflater *B = Bg.get();
+  B->First = Len;
   B->T = std::thread([this, B] { inflaterLoop(*B); });
 }
 
 // Producer: from here on only this thread touches F/Mem, In, Z and RawErr
 // until it sets Done.
 void InputStream::inflaterLoop(Inflater &B) {
+  // Hand N bytes to the consumer as one chunk; false once it is gone.
+  auto Give = [&](const char *P, size_t N) {
+    std::vector<char> Buf;
+    {
+      std::unique_lock<std::mutex> L(B.M);
+      B.CV.wait(L, [&] { return B.Stop || !B.Free.empty(); });
+      if (B.Stop)
+        return false;
+      Buf = std::move(B.Free.back());
+      B.Free.pop_back();
+    }
+    std::memcpy(Buf.data(), P, N);
+    {
+      std::lock_guard<std::mutex> L(B.M);
+      B.Full.emplace_back(std::move(Buf), N);
+    }
+    B.CV.notify_all();
+    return true;
+  };
+  if (Z->Raw) {
+    // The fast decoder, cut into the chunks zlib's calls return (a full
+    // chunk, or less where zlib would run out of the raw chunk read or end
+    // a member): the consumer sees the same chunks, so the same offsets.
+    uint64_t S = 0; // end of the calls so far
+    bool Mismatch = false;
+    std::vector<uint64_t> Breaks;
+    size_t BI = 0;
+    auto Sink = [&](const uint8_t *Buf, uint64_t Base, uint64_t Total,
+                    bool Final, uint64_t &Keep) {
+      for (;;) {
+        while (BI < Breaks.size() && Breaks[BI] <= S)
+          ++BI;
+        uint64_t E = S + ChunkSize;
+        if (BI < Breaks.size())
+          E = std::min(E, Breaks[BI]);
+        if (Final)
+          E = std::min(E, Total);
+        // A call is settled once output past it is decoded (zlib checks
+        // what follows a full chunk in the same call), or at the end.
+        if (Final ? E <= S : E >= Total)
+          break;
+        if (S < B.First) {
+          if (E > B.First) {
+            Mismatch = true; // (start() got another first chunk)
+            return false;
+          }
+        } else if (!Give(reinterpret_cast<const char *>(Buf) + (S - Base),
+                         size_t(E - S))) {
+          return false;
+        }
+        S = E;
+      }
+      if (BI > 4096) {
+        Breaks.erase(Breaks.begin(), Breaks.begin() + BI);
+        BI = 0;
+      }
+      Keep = S;
+      return true;
+    };
+    InflateStatus St =
+        gunzipStream(Z->Raw, Z->RawSize, 4 << 20, ChunkSize, Breaks, Sink,
+                     ChunkSize, /*ReleaseInput=*/Z->Map != nullptr);
+    if (St == InflateStatus::Cancelled && !Mismatch)
+      return; // the consumer is gone
+    if (St == InflateStatus::Done && S >= B.First) {
+      {
+        std::lock_guard<std::mutex> L(B.M);
+        B.Done = true;
+      }
+      B.CV.notify_all();
+      return;
+    }
+    // Corrupt or truncated: replay zlib's calls from the start, skip what
+    // the consumer has, and go on with zlib for its exact chunks, error
+    // text and offset.
+    uint64_t Sent = std::max(S, B.First), At = 0;
+    std::vector<char> Scratch(ChunkSize);
+    Z->Replay = true;
+    while (At < Sent) {
+      size_t N = inflateChunk(Scratch.data(), ChunkSize);
+      if (!N) {
+        {
+          std::lock_guard<std::mutex> L(B.M);
+          B.Done = true;
+        }
+        B.CV.notify_all();
+        return;
+      }
+      if (At + N > Sent && !Give(Scratch.data() + (Sent - At), At + N - Sent))
+        return;
+      At += N;
+    }
+  }
   for (;;) {
     std::vector<char> Buf;
     {
@@ -366,6 +455,18 @@ void InputStream::inflaterLoop(Inflater &B) {
 
 size_t InputStream::inflateChunk(char *Dst, size_t Cap) {
   z_stream &S = Z->S;
+  if (Z->Replay) {
+    Z->Replay = false;
+    RawConsumed = 0;
+    RawEof = false;
+    MemPos = 0;
+    RawErr.clear();
+    if (F)
+      fseeko(F, 0, SEEK_SET);
+    inflateReset(&S);
+    S.avail_in = 0; // (read again below)
+    GzipStreamEnd = false;
+  }
   size_t Got = 0;
   while (Got == 0) {
     if (GzipStreamEnd) {

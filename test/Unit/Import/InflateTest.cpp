@@ -283,11 +283,14 @@ struct Surfaced {
   uint64_t ErrOffset = 0;
   bool Overflow = false;
   bool Started = false;
+  std::vector<uint64_t> Chunks; // the end of each chunk read (Progress)
 };
 
-/// Everything the importer sees of Gz read through the growing buffer,
-/// decoded by the fast decoder or (Zlib) by zlib only.
-Surfaced readStream(const std::string &Gz, bool Zlib, bool File = false) {
+/// Everything the importer sees of Gz, decoded by the fast decoder or (Zlib)
+/// by zlib only: through the growing buffer (Grow) or chunk by chunk on the
+/// background thread.
+Surfaced readStream(const std::string &Gz, bool Zlib, bool File = false,
+                    bool Grow = true) {
   if (Zlib)
     setenv("TL_INFLATE", "zlib", 1);
   Surfaced R;
@@ -298,9 +301,10 @@ Surfaced readStream(const std::string &Gz, bool Zlib, bool File = false) {
     std::rewind(F);
   }
   {
-    InputStream In(F, F ? llvm::StringRef() : llvm::StringRef(Gz), 0, nullptr,
-                   /*Background=*/true);
-    In.setGrowRange(0, uint64_t(1) << 40);
+    InputStream In(
+        F, F ? llvm::StringRef() : llvm::StringRef(Gz), 0,
+        [&](uint64_t End) { R.Chunks.push_back(End); }, /*Background=*/true);
+    In.setGrowRange(0, Grow ? uint64_t(1) << 40 : 0);
     R.Started = In.start();
     for (;;) {
       size_t T = In.Tell();
@@ -318,14 +322,16 @@ Surfaced readStream(const std::string &Gz, bool Zlib, bool File = false) {
 }
 
 void expectSameSurface(const std::string &Gz, const std::string &What,
-                       bool File = false) {
-  Surfaced Z = readStream(Gz, true, File), F = readStream(Gz, false, File);
+                       bool File = false, bool Grow = true) {
+  Surfaced Z = readStream(Gz, true, File, Grow),
+           F = readStream(Gz, false, File, Grow);
   ASSERT_EQ(Z.Started, F.Started) << What;
   ASSERT_EQ(Z.Err, F.Err) << What;
   ASSERT_EQ(Z.ErrOffset, F.ErrOffset) << What;
   ASSERT_EQ(Z.Overflow, F.Overflow) << What;
   ASSERT_EQ(Z.Bytes.size(), F.Bytes.size()) << What;
   ASSERT_TRUE(Z.Bytes == F.Bytes) << What;
+  ASSERT_EQ(Z.Chunks, F.Chunks) << What;
 }
 
 } // namespace
@@ -415,4 +421,38 @@ TEST(Inflate, DISABLED_Benchmark) {
   std::printf("%s: %zu -> %u bytes; zlib %.4f s, fast %.4f s (%.2f GB/s)\n",
               Path, In.size(), ISize, Median(Zt), Median(Ft),
               double(ISize) / Median(Ft) * 1e-9);
+}
+
+// Chunk by chunk (inputs past the growing buffer's limit): the fast decoder
+// must cut its output where zlib's calls end (a full 256 KiB chunk, or where
+// the 256 KiB of compressed input read so far or a member ends), so every
+// chunk, and any error, is as with zlib.
+TEST(Inflate, ChunkedStreamSurfacesZlibChunks) {
+  std::string Json = jsonLike(6 << 20, 12);
+  // Text, stored blocks, fixed codes and many small members, each over
+  // several 256 KiB compressed chunks.
+  std::string Mixed = gz(Json.substr(0, 2 << 20), 1) +
+                      gz(randomBytes(700000, 3), 0) +
+                      gz(repetitive(3 << 20, 8), 9, 15, Z_FIXED) +
+                      gz(randomBytes(300000, 4), 6, 15, Z_HUFFMAN_ONLY);
+  for (unsigned I = 0; I < 200; ++I)
+    Mixed += gz(Json.substr(I * 5000, 5000 + I), I % 10);
+  std::vector<std::pair<std::string, std::string>> Cases = {
+      {"json", gz(Json)}, {"mixed", Mixed}, {"empty member", gz("")}};
+  for (auto &C : Cases) {
+    expectSameSurface(C.second, C.first, false, /*Grow=*/false);
+    expectSameSurface(C.second, C.first + ", file", true, /*Grow=*/false);
+  }
+  std::mt19937 G(9);
+  for (unsigned I = 0; I < 40; ++I) {
+    std::string S = I % 2 ? Mixed : Cases[0].second;
+    size_t At = G() % S.size();
+    if (I % 4 == 0)
+      S.resize(At);
+    else
+      S[At] ^= char(1 << (G() % 8));
+    expectSameSurface(
+        S, "chunked variant " + std::to_string(I) + " at " + std::to_string(At),
+        I % 3 == 0, /*Grow=*/false);
+  }
 }
