@@ -43,11 +43,14 @@ double tl::pandasGroupMedian(llvm::ArrayRef<double> A) {
       S.push_back(V);
   if (S.empty())
     return std::numeric_limits<double>::quiet_NaN();
-  std::sort(S.begin(), S.end());
+  // The middle order statistics by selection (the values a sort would put
+  // there; NaNs are gone).
   size_t N = S.size();
+  std::nth_element(S.begin(), S.begin() + N / 2, S.end());
   if (N % 2)
     return S[N / 2];
-  return (S[N / 2 - 1] + S[N / 2]) / 2.0;
+  double Lo = *std::max_element(S.begin(), S.begin() + N / 2);
+  return (Lo + S[N / 2]) / 2.0;
 }
 
 //===----------------------------------------------------------------------===//

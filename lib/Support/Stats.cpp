@@ -121,12 +121,22 @@ double tl::numpyMedian(llvm::ArrayRef<double> A) {
   if (A.empty())
     return NaN;
   std::vector<double> S(A.begin(), A.end());
-  std::sort(S.begin(), S.end());
   size_t N = S.size();
+  double Lo, Hi;
+  if (std::any_of(S.begin(), S.end(), [](double V) { return std::isnan(V); })) {
+    std::sort(S.begin(), S.end());
+    Lo = S[(N - 1) / 2];
+    Hi = S[N / 2];
+  } else {
+    // The middle order statistics by selection, not a full sort.
+    std::nth_element(S.begin(), S.begin() + N / 2, S.end());
+    Hi = S[N / 2];
+    Lo = N % 2 ? Hi : *std::max_element(S.begin(), S.begin() + N / 2);
+  }
   if (N % 2)
-    return S[N / 2];
+    return Hi;
   // np.mean of the two middle values: (0.0 + a + b) / 2.
-  return (0.0 + S[N / 2 - 1] + S[N / 2]) / 2.0;
+  return (0.0 + Lo + Hi) / 2.0;
 }
 
 double tl::minOf(llvm::ArrayRef<double> A) {
