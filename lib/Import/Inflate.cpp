@@ -165,13 +165,20 @@ LLVM_ATTRIBUTE_ALWAYS_INLINE uint64_t load64(const uint8_t *P) {
   return V; // little-endian hosts only (x86-64, AArch64)
 }
 
-/// Copy Len bytes from Dist bytes back; may write up to 15 bytes past
+/// Copy Len bytes from Dist bytes back; may write up to 31 bytes past
 /// Out + Len (the fast loop keeps that much room).
 LLVM_ATTRIBUTE_ALWAYS_INLINE void copyMatch(uint8_t *Out, size_t Dist,
                                             unsigned Len) {
   const uint8_t *Src = Out - Dist;
   uint8_t *End = Out + Len;
-  if (Dist >= 16) {
+  if (Dist >= 32) {
+    do {
+      std::memcpy(Out, Src, 16);
+      std::memcpy(Out + 16, Src + 16, 16);
+      Out += 32;
+      Src += 32;
+    } while (Out < End);
+  } else if (Dist >= 16) {
     do {
       std::memcpy(Out, Src, 16);
       Out += 16;
@@ -191,9 +198,14 @@ LLVM_ATTRIBUTE_ALWAYS_INLINE void copyMatch(uint8_t *Out, size_t Dist,
       Out += 16;
     } while (Out < End);
   } else {
-    // Distance 2..7: repeat the pattern a byte at a time (rare in text).
-    for (; Out < End; ++Out, ++Src)
-      *Out = *Src;
+    // Distance 2..7: each 8-byte copy gets its first Dist bytes right.
+    do {
+      uint64_t V;
+      std::memcpy(&V, Src, 8);
+      std::memcpy(Out, &V, 8);
+      Out += Dist;
+      Src += Dist;
+    } while (Out < End);
   }
 }
 
@@ -305,6 +317,7 @@ struct Decoder {
   bool dynamicTables();
   void fixedTables();
   Result huffmanBlock();
+  int fastLoop(const uint8_t *InFast, uint8_t *OutFast);
 };
 
 } // namespace
@@ -415,10 +428,101 @@ Decoder::Result Decoder::storedBlock() {
             ((BitBuf >> (B)) & ((uint64_t(1) << ((E >> 4) & 15)) - 1))];       \
   } while (0)
 
+// The hot loop, on local copies of the decoder state: stores through Out
+// (bytes) could alias the members, so the compiler would reload them.
+// 0 at a bound, 1 after the end-of-block code, -1 on a bad code.
+int Decoder::fastLoop(const uint8_t *InFast, uint8_t *OutFast) {
+  const uint8_t *I = In;
+  uint8_t *O = Out;
+  uint64_t BB = BitBuf;
+  unsigned BL = BitsLeft;
+  const uint32_t *const LT = LitLen, *const DT = Dist;
+  const uint8_t *const MS = MemberStart;
+  int R = 0;
+#define TL_REFILL()                                                            \
+  do {                                                                         \
+    BB |= load64(I) << BL;                                                     \
+    I += (63 - BL) >> 3;                                                       \
+    BL |= 56;                                                                  \
+  } while (0)
+#define TL_DROP(N)                                                             \
+  do {                                                                         \
+    BB >>= (N);                                                                \
+    BL -= (N);                                                                 \
+  } while (0)
+#define TL_LOOK(E, T, B)                                                       \
+  do {                                                                         \
+    E = T[BB & ((1u << (B)) - 1)];                                             \
+    if (E & Subtable)                                                          \
+      E = T[(E >> 16) +                                                        \
+            ((BB >> (B)) & ((uint64_t(1) << ((E >> 4) & 15)) - 1))];           \
+  } while (0)
+  while (I < InFast && O < OutFast) {
+    TL_REFILL();
+    uint32_t E;
+    TL_LOOK(E, LT, LitLenBits);
+    if (E & Literal) {
+      // 56 bits hold three literal codes (15 bits each at most).
+      TL_DROP(E & 15);
+      *O++ = uint8_t(E >> 16);
+      TL_LOOK(E, LT, LitLenBits);
+      if (E & Literal) {
+        TL_DROP(E & 15);
+        *O++ = uint8_t(E >> 16);
+        TL_LOOK(E, LT, LitLenBits);
+        if (E & Literal) {
+          TL_DROP(E & 15);
+          *O++ = uint8_t(E >> 16);
+          continue;
+        }
+      }
+      TL_REFILL(); // E stays valid: refills only add bits above
+    }
+    if (E & Exceptional) {
+      if (E & EndOfBlock) {
+        TL_DROP(E & 15);
+        R = 1;
+      } else {
+        R = -1;
+      }
+      break;
+    }
+    // Length (15 + 5 bits) and distance (15 + 13 bits) fit in 56 bits.
+    TL_DROP(E & 15);
+    unsigned LenExtra = (E >> 4) & 15;
+    unsigned Len = (E >> 16) + unsigned(BB & ((uint64_t(1) << LenExtra) - 1));
+    TL_DROP(LenExtra);
+    uint32_t D;
+    TL_LOOK(D, DT, DistBits);
+    if (D & Exceptional) {
+      R = -1;
+      break;
+    }
+    TL_DROP(D & 15);
+    unsigned DExtra = (D >> 4) & 15;
+    size_t Distance = (D >> 16) + size_t(BB & ((uint64_t(1) << DExtra) - 1));
+    TL_DROP(DExtra);
+    if (Distance > size_t(O - MS)) {
+      R = -1; // "invalid distance too far back"
+      break;
+    }
+    copyMatch(O, Distance, Len);
+    O += Len;
+  }
+#undef TL_REFILL
+#undef TL_DROP
+#undef TL_LOOK
+  In = I;
+  Out = O;
+  BitBuf = BB;
+  BitsLeft = BL;
+  return R;
+}
+
 Decoder::Result Decoder::huffmanBlock() {
   for (;;) {
     // The fast loop reads at most 2 words (each from In + 7 at most) and
-    // writes at most 258 + 15 bytes per iteration; it stops short of the
+    // writes at most 258 + 31 bytes per iteration; it stops short of the
     // next raw-chunk boundary, where symbols are decoded one by one.
     size_t InLim =
         size_t(std::min<uint64_t>(uint64_t(InEnd - InBegin), NextRawBits / 8));
@@ -426,52 +530,11 @@ Decoder::Result Decoder::huffmanBlock() {
         InLim >= size_t(In - InBegin) + 16 ? InBegin + InLim - 16 : In;
     uint8_t *OutFast = OutEnd - Out >= 300 ? OutEnd - 300 : Out;
     OutFast = std::min(OutFast, NextMark);
-    while (In < InFast && Out < OutFast) {
-      refillFast();
-      uint32_t E;
-      TL_LOOKUP(E, LitLen, LitLenBits);
-      if (E & Literal) {
-        // 56 bits hold three literal codes (15 bits each at most).
-        drop(E & 15);
-        *Out++ = uint8_t(E >> 16);
-        TL_LOOKUP(E, LitLen, LitLenBits);
-        if (E & Literal) {
-          drop(E & 15);
-          *Out++ = uint8_t(E >> 16);
-          TL_LOOKUP(E, LitLen, LitLenBits);
-          if (E & Literal) {
-            drop(E & 15);
-            *Out++ = uint8_t(E >> 16);
-            continue;
-          }
-        }
-        refillFast(); // E stays valid: refills only add bits above
-      }
-      if (E & Exceptional) {
-        if (E & EndOfBlock) {
-          drop(E & 15);
-          return Ok;
-        }
-        return Fail;
-      }
-      // Length (15 + 5 bits) and distance (15 + 13 bits) fit in 56 bits.
-      drop(E & 15);
-      unsigned LenExtra = (E >> 4) & 15;
-      unsigned Len = (E >> 16) + bits(LenExtra);
-      drop(LenExtra);
-      uint32_t D;
-      TL_LOOKUP(D, Dist, DistBits);
-      if (D & Exceptional)
-        return Fail;
-      drop(D & 15);
-      unsigned DExtra = (D >> 4) & 15;
-      size_t Distance = (D >> 16) + bits(DExtra);
-      drop(DExtra);
-      if (Distance > size_t(Out - MemberStart))
-        return Fail; // "invalid distance too far back"
-      copyMatch(Out, Distance, Len);
-      Out += Len;
-    }
+    int R = fastLoop(InFast, OutFast);
+    if (R > 0)
+      return Ok;
+    if (R < 0)
+      return Fail;
     if (Out >= NextMark) {
       if (Overrun)
         NextMark = Out + Step;
