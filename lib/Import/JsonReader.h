@@ -85,6 +85,42 @@ inline const char *jsonScanPlain(const char *Q, const char *E) {
   return E;
 }
 
+/// The decimal digits from Q (before E): M becomes M * 10^n + their value
+/// (mod 2^64); returns the first byte after them. Eight at a time (SWAR).
+inline const char *jsonDigits(const char *Q, const char *E, uint64_t &M) {
+  constexpr uint64_t Pow10[9] = {1,      10,      100,      1000,     10000,
+                                 100000, 1000000, 10000000, 100000000};
+  while (E - Q >= 8) {
+    uint64_t W;
+    std::memcpy(&W, Q, 8);
+    // A byte is a digit when its high nibble is 3 both before and after
+    // adding 6 (carries only reach bytes after a non-digit).
+    uint64_t T = ((W & 0xF0F0F0F0F0F0F0F0ull) ^ 0x3030303030303030ull) |
+                 (((W + 0x0606060606060606ull) & 0xF0F0F0F0F0F0F0F0ull) ^
+                  0x3030303030303030ull);
+    unsigned N = T ? unsigned(__builtin_ctzll(T)) / 8 : 8;
+    if (N == 0)
+      return Q;
+    // (Borrows only reach bytes after a non-digit, shifted out here.)
+    uint64_t V = W - 0x3030303030303030ull;
+    if (N < 8)
+      V <<= 8 * (8 - N);
+    V = V * 10 + (V >> 8);
+    V = (((V & 0x000000FF000000FFull) * 0x000F424000000064ull) +
+         (((V >> 16) & 0x000000FF000000FFull) * 0x0000271000000001ull)) >>
+        32;
+    M = M * Pow10[N] + V;
+    Q += N;
+    if (N < 8)
+      return Q;
+  }
+  while (Q < E && unsigned(*Q - '0') < 10) {
+    M = M * 10 + unsigned(*Q - '0');
+    ++Q;
+  }
+  return Q;
+}
+
 template <typename Source, typename Handler> class JsonReader {
 public:
   JsonReader(Source &Src, Handler &H, JsonStackModel &Stack)
@@ -141,10 +177,36 @@ private:
   static bool isSpace(char C) {
     return C == ' ' || C == '\n' || C == '\r' || C == '\t';
   }
+  /// The next byte that is not JSON white space (0 at the end).
   LLVM_ATTRIBUTE_ALWAYS_INLINE char skipSpace() {
+    if (LLVM_LIKELY(E - P >= 2)) {
+      if (*P > ' ')
+        return *P;
+      if (*P == ' ' && P[1] > ' ') // ", " and ": "
+        return *++P;
+    }
+    return skipSpaceSlow();
+  }
+  LLVM_ATTRIBUTE_NOINLINE char skipSpaceSlow() {
+    // Indented JSON has runs of spaces: 16 bytes at a time.
+    const __m128i Sp = _mm_set1_epi8(' '), Nl = _mm_set1_epi8('\n'),
+                  Cr = _mm_set1_epi8('\r'), Tab = _mm_set1_epi8('\t');
     for (;;) {
       if (LLVM_UNLIKELY(P == E) && !fill())
         return 0;
+      if (E - P >= 16) {
+        __m128i V = _mm_loadu_si128(reinterpret_cast<const __m128i *>(P));
+        __m128i W = _mm_or_si128(
+            _mm_or_si128(_mm_cmpeq_epi8(V, Sp), _mm_cmpeq_epi8(V, Nl)),
+            _mm_or_si128(_mm_cmpeq_epi8(V, Cr), _mm_cmpeq_epi8(V, Tab)));
+        unsigned Other = ~unsigned(_mm_movemask_epi8(W)) & 0xFFFFu;
+        if (Other) {
+          P += __builtin_ctz(Other);
+          return *P;
+        }
+        P += 16;
+        continue;
+      }
       char C = *P;
       if (!isSpace(C))
         return C;
@@ -651,43 +713,38 @@ bool JsonReader<Source, Handler>::slowString(bool IsKey, uint64_t Top) {
 
 template <typename Source, typename Handler>
 bool JsonReader<Source, Handler>::parseNumber() {
-  // The common case first: at most 15 digits, with or without a fraction,
+  // The common case first: at most 16 digits, with or without a fraction,
   // no exponent, inside the chunk, room on the stack model. Its value is
-  // what RapidJSON computes (an exact mantissa below 2^53 and the same
-  // StrtodFast); anything else goes the long way.
+  // what RapidJSON computes (an exact mantissa and the same StrtodFast; a
+  // mantissa above 2^53 - 1 goes the long way); anything else goes the long
+  // way too.
   {
     const char *Q = P;
     bool Minus = *Q == '-';
     Q += Minus;
     const char *DB = Q;
     uint64_t M = 0;
-    while (Q < E && unsigned(*Q - '0') < 10) {
-      M = M * 10 + unsigned(*Q - '0');
-      ++Q;
-    }
+    Q = jsonDigits(Q, E, M);
     size_t NInt = size_t(Q - DB), NFrac = 0;
     if (Q < E && *Q == '.') {
       const char *FB = ++Q;
-      while (Q < E && unsigned(*Q - '0') < 10) {
-        M = M * 10 + unsigned(*Q - '0');
-        ++Q;
-      }
+      Q = jsonDigits(Q, E, M);
       NFrac = size_t(Q - FB);
       if (NFrac == 0)
         NInt = 0; // (an error: the long way reports it)
     }
-    if (LLVM_LIKELY(NInt != 0 && NInt + NFrac <= 15 && Q < E &&
+    double R = 0;
+    if (LLVM_LIKELY(NInt != 0 && NInt + NFrac <= 16 && Q < E &&
                     (NInt == 1 || *DB != '0') && *Q != 'e' && *Q != 'E' &&
                     *Q != '.' &&
-                    Stack.Size + NInt + NFrac + 1 <= Stack.Cap)) {
+                    Stack.Size + NInt + NFrac + 1 <= Stack.Cap) &&
+        (NFrac == 0 || rapidjson::internal::StrtodFast(
+                           static_cast<double>(M), -int(NFrac), &R))) {
       uint64_t StartOffset = tell();
       P = Q;
       sync();
       bool Ok;
       if (NFrac) {
-        double R = 0;
-        rapidjson::internal::StrtodFast(static_cast<double>(M), -int(NFrac),
-                                        &R);
         Ok = H.Double(Minus ? -R : R);
       } else if (Minus) {
         Ok = M <= 2147483648u ? H.Int(static_cast<int32_t>(~unsigned(M) + 1))
