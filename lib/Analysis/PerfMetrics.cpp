@@ -407,6 +407,9 @@ struct OpPerfCache::Entry {
   std::shared_ptr<const PerfModelResult> Model;
   bool NotImplemented = false;
   std::string Error;
+  /// The arch peak of Model's compute spec, looked up for PeakArch.
+  const ArchSpec *PeakArch = nullptr;
+  std::optional<double> Peak;
 };
 struct OpPerfCache::Impl {
   explicit Impl(const Trace &T) : IsGemmNamed(T, isGemmKernelName) {}
@@ -427,7 +430,7 @@ OpPerfCache::OpPerfCache(const Trace &T, const SubtreeKernelIndex &Idx)
 }
 OpPerfCache::~OpPerfCache() = default;
 
-const OpPerfCache::Entry &OpPerfCache::model(EventId E, EventId GemmKernel) {
+OpPerfCache::Entry &OpPerfCache::model(EventId E, EventId GemmKernel) {
   Key K;
   K.Name = T.nameId(E);
   K.Gemm = GemmKernel == NoEvent ? 0 : T.nameId(GemmKernel) + 1;
@@ -494,14 +497,19 @@ llvm::Expected<OpPerf> OpPerfCache::get(EventId E, bool Bwd,
   }
   if (FirstKernelOut)
     *FirstKernelOut = P.FirstKernel;
-  const Entry &En = model(E, Gemm);
+  Entry &En = model(E, Gemm);
   if (!En.Model) {
     if (En.NotImplemented)
       return llvm::make_error<NotImplementedError>(En.Error);
     return llvm::createStringError(llvm::inconvertibleErrorCode(), En.Error);
   }
   P.Model = En.Model;
-  auto Met = computeMetrics(*P.Model, P.KernelTimeUs, Bwd, Arch);
+  if (Arch && En.PeakArch != Arch) {
+    En.PeakArch = Arch;
+    En.Peak = Arch->peakTflops(P.Model->ComputeSpec);
+  }
+  auto Met = computeMetrics(*P.Model, P.KernelTimeUs, Bwd, Arch,
+                            Arch ? En.Peak : std::nullopt);
   if (!Met)
     return Met.takeError();
   P.Metrics = std::move(*Met);

@@ -102,6 +102,16 @@ llvm::Expected<PerfModelResult> tl::buildPerfModel(const OpDesc &Op) {
 llvm::Expected<PerfMetrics> tl::computeMetrics(const PerfModelResult &M,
                                                double KernelTimeUs, bool Bwd,
                                                const ArchSpec *Arch) {
+  std::optional<double> Peak;
+  if (Arch)
+    Peak = Arch->peakTflops(M.ComputeSpec);
+  return computeMetrics(M, KernelTimeUs, Bwd, Arch, Peak);
+}
+
+llvm::Expected<PerfMetrics> tl::computeMetrics(const PerfModelResult &M,
+                                               double KernelTimeUs, bool Bwd,
+                                               const ArchSpec *Arch,
+                                               std::optional<double> Peak) {
   constexpr double NaN = std::numeric_limits<double>::quiet_NaN();
   if (Bwd && !M.HasBwd)
     return notImpl(M.ModelClass + " has no backward model");
@@ -120,7 +130,7 @@ llvm::Expected<PerfMetrics> tl::computeMetrics(const PerfModelResult &M,
   }
   R.ComputeSpec = M.ComputeSpec;
   if (Arch && Bytes) {
-    if (auto Peak = Arch->peakTflops(M.ComputeSpec)) {
+    if (Peak) {
       double ComputeUs = R.GFLOPS * 1e9 / (*Peak * 1e12) * 1e6;
       double MemUs = *Bytes / (Arch->MemBwGBps * 1e9) * 1e6;
       R.HasRoofline = true;

@@ -159,7 +159,7 @@ private:
   struct Entry;
   struct Key;
   struct KeyHash;
-  const Entry &model(EventId E, EventId GemmKernel);
+  Entry &model(EventId E, EventId GemmKernel);
 
   const Trace &T;
   const SubtreeKernelIndex &Idx;

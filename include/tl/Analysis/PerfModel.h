@@ -106,6 +106,13 @@ struct PerfMetrics {
 llvm::Expected<PerfMetrics> computeMetrics(const PerfModelResult &M,
                                            double KernelTimeUs, bool Bwd,
                                            const ArchSpec *Arch = nullptr);
+/// computeMetrics with Arch's peak for M.ComputeSpec already looked up
+/// (Arch->peakTflops(M.ComputeSpec); callers with many events per model
+/// look it up once).
+llvm::Expected<PerfMetrics> computeMetrics(const PerfModelResult &M,
+                                           double KernelTimeUs, bool Bwd,
+                                           const ArchSpec *Arch,
+                                           std::optional<double> Peak);
 
 /// §5.4: transpose flags from a GEMM kernel name; nullopt when the name is
 /// not a Tensile (C???_A???_B???) or nvjet kernel. Each flag may be None.
