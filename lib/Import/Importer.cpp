@@ -188,11 +188,17 @@ private:
   StrId intern(llvm::StringRef K) {
     if (K.empty() || K.size() > TapeSlotMaxLen)
       return S.Strings.intern(K);
-    StrId &Slot = InternCache[tapeSlot(K.data(), uint32_t(K.size()))];
-    if (Slot && S.Strings.get(Slot) == K)
-      return Slot;
-    Slot = S.Strings.intern(K);
-    return Slot;
+    // The slot keeps the pool's copy of its text (the pool never moves
+    // it), so a hit costs one compare and no pool access.
+    CachedStr &Slot = InternCache[tapeSlot(K.data(), uint32_t(K.size()))];
+    if (Slot.Id && Slot.Len == K.size() &&
+        std::memcmp(Slot.Text, K.data(), K.size()) == 0)
+      return Slot.Id;
+    Slot.Id = S.Strings.intern(K);
+    llvm::StringRef Text = S.Strings.get(Slot.Id);
+    Slot.Text = Text.data();
+    Slot.Len = uint32_t(Text.size());
+    return Slot.Id;
   }
 
   void addTo(ArgBuilder &B, const Scalar &V) {
@@ -691,7 +697,12 @@ private:
 
   TailParser *Tail = nullptr;
   bool ReplayFailed = false;
-  std::vector<StrId> InternCache = std::vector<StrId>(TapeSlots, 0);
+  struct CachedStr {
+    const char *Text = nullptr;
+    uint32_t Len = 0;
+    StrId Id = 0;
+  };
+  std::vector<CachedStr> InternCache = std::vector<CachedStr>(TapeSlots);
 
   std::string Err;
   uint64_t ErrOffset = 0;

@@ -87,7 +87,8 @@ inline const char *jsonScanPlain(const char *Q, const char *E) {
 
 /// The decimal digits from Q (before E): M becomes M * 10^n + their value
 /// (mod 2^64); returns the first byte after them. Eight at a time (SWAR).
-inline const char *jsonDigits(const char *Q, const char *E, uint64_t &M) {
+LLVM_ATTRIBUTE_ALWAYS_INLINE const char *jsonDigits(const char *Q,
+                                                  const char *E, uint64_t &M) {
   constexpr uint64_t Pow10[9] = {1,      10,      100,      1000,     10000,
                                  100000, 1000000, 10000000, 100000000};
   while (E - Q >= 8) {
