@@ -418,6 +418,11 @@ struct OpPerfCache::Impl {
   /// Interned ids of the five model args (0 when no event has the key):
   /// looked up once, not per event and key.
   StrId ArgKeys[5] = {0, 0, 0, 0, 0};
+  /// The arg part of the last event's key: callers asking for an event's
+  /// forward and backward metrics in a row read its args once.
+  EventId LastE = NoEvent;
+  uint64_t LastArgs[5] = {0, 0, 0, 0, 0};
+  bool LastHasOutput = false;
 };
 
 OpPerfCache::OpPerfCache(const Trace &T, const SubtreeKernelIndex &Idx)
@@ -434,12 +439,20 @@ OpPerfCache::Entry &OpPerfCache::model(EventId E, EventId GemmKernel) {
   Key K;
   K.Name = T.nameId(E);
   K.Gemm = GemmKernel == NoEvent ? 0 : T.nameId(GemmKernel) + 1;
-  ArgValue A = T.args(E);
-  if (A && A.isObject()) {
-    for (int I = 0; I < 4; ++I)
-      K.Args[I] = A.getByKeyId(P->ArgKeys[I]).identity();
-    K.Args[4] = A.getByKeyId(P->ArgKeys[4], &K.HasOutput).identity();
+  if (E != P->LastE) {
+    P->LastE = E;
+    std::fill(P->LastArgs, P->LastArgs + 5, 0);
+    P->LastHasOutput = false;
+    ArgValue A = T.args(E);
+    if (A && A.isObject()) {
+      for (int I = 0; I < 4; ++I)
+        P->LastArgs[I] = A.getByKeyId(P->ArgKeys[I]).identity();
+      P->LastArgs[4] =
+          A.getByKeyId(P->ArgKeys[4], &P->LastHasOutput).identity();
+    }
   }
+  std::copy(P->LastArgs, P->LastArgs + 5, K.Args);
+  K.HasOutput = P->LastHasOutput;
   auto [It, New] = P->Models.try_emplace(K);
   if (!New)
     return It->second;

@@ -150,41 +150,50 @@ struct RawRow {
   std::vector<EventId> BwdKernels;
 };
 
-/// §6.6 raw rows of one sheet evaluated in one mode.
-std::vector<RawRow> evaluate(const Trace &T, llvm::ArrayRef<EventId> Events,
-                             bool Bwd, const ArchSpec *Arch,
-                             OpPerfCache &Perf, ParamPool &Pool,
-                             std::vector<std::string> &Warnings) {
-  std::vector<RawRow> Rows;
+/// §6.6 raw rows of one sheet evaluated forward and, WithBwd, backward.
+/// Both modes of an event are asked in a row (the cache reads its args
+/// once); the warnings keep the order of evaluating all forward rows,
+/// then all backward rows.
+void evaluate(const Trace &T, llvm::ArrayRef<EventId> Events, bool WithBwd,
+              const ArchSpec *Arch, OpPerfCache &Perf, ParamPool &Pool,
+              std::vector<std::string> &Warnings, std::vector<RawRow> &FwdRows,
+              std::vector<RawRow> &BwdRows) {
+  std::vector<std::string> BwdWarnings;
   for (EventId E : Events) {
-    if (Bwd && T.name(E) == "vllm::unified_attention_with_output")
-      continue;
-    auto P = Perf.get(E, Bwd, Arch);
-    if (!P) {
-      llvm::handleAllErrors(
-          P.takeError(), [](const NotImplementedError &) {},
-          [&](const llvm::ErrorInfoBase &EI) {
-            Warnings.push_back("UID " + std::to_string(T.uid(E)) + " " +
-                               T.name(E).str() + ": " + EI.message());
-          });
-      continue;
+    for (bool Bwd : {false, true}) {
+      if (Bwd && !WithBwd)
+        break;
+      if (Bwd && T.name(E) == "vllm::unified_attention_with_output")
+        continue;
+      auto P = Perf.get(E, Bwd, Arch);
+      if (!P) {
+        llvm::handleAllErrors(
+            P.takeError(), [](const NotImplementedError &) {},
+            [&](const llvm::ErrorInfoBase &EI) {
+              (Bwd ? BwdWarnings : Warnings)
+                  .push_back("UID " + std::to_string(T.uid(E)) + " " +
+                             T.name(E).str() + ": " + EI.message());
+            });
+        continue;
+      }
+      if (Bwd && T.bwdEvents(E).empty())
+        continue;
+      RawRow R;
+      R.E = E;
+      R.Params = Pool.intern(*P->Model);
+      copyPerfColumns(R, *P);
+      // Spec/RoofB point into *P until they are interned here.
+      R.Spec = Pool.text(R.Spec);
+      R.RoofB = Pool.text(R.RoofB);
+      R.HasRoof = P->Metrics.HasRoofline;
+      R.NumKernels = P->NumKernels;
+      R.Bwd = Bwd;
+      R.BwdKernels = std::move(P->Kernels);
+      (Bwd ? BwdRows : FwdRows).push_back(std::move(R));
     }
-    if (Bwd && T.bwdEvents(E).empty())
-      continue;
-    RawRow R;
-    R.E = E;
-    R.Params = Pool.intern(*P->Model);
-    copyPerfColumns(R, *P);
-    // Spec/RoofB point into *P until they are interned here.
-    R.Spec = Pool.text(R.Spec);
-    R.RoofB = Pool.text(R.RoofB);
-    R.HasRoof = P->Metrics.HasRoofline;
-    R.NumKernels = P->NumKernels;
-    R.Bwd = Bwd;
-    R.BwdKernels = std::move(P->Kernels);
-    Rows.push_back(std::move(R));
   }
-  return Rows;
+  for (std::string &W : BwdWarnings)
+    Warnings.push_back(std::move(W));
 }
 
 /// Text of a param cell; pandas turns an int column with a missing value or
@@ -541,14 +550,15 @@ PerfSheets::PerfSheets(const Trace &T, AnalysisManager &AM) {
     auto ByUid = [&](EventId A, EventId B) { return T.uid(A) < T.uid(B); };
     if (!std::is_sorted(Ev.begin(), Ev.end(), ByUid))
       std::sort(Ev.begin(), Ev.end(), ByUid);
-    std::vector<RawRow> Fwd = evaluate(T, Ev, false, Arch, Perf, Pool, Warnings);
+    std::vector<RawRow> Fwd, Bwd;
+    evaluate(T, Ev, /*WithBwd=*/!isNonSplit(S), Arch, Perf, Pool, Warnings, Fwd,
+             Bwd);
     if (isNonSplit(S)) {
       if (!Fwd.empty())
         Sheets.push_back(summarize(T, KIdx, S, std::move(Fwd),
                                    O.GroupByNumKernels, Arch != nullptr, RM));
       continue;
     }
-    std::vector<RawRow> Bwd = evaluate(T, Ev, true, Arch, Perf, Pool, Warnings);
     std::vector<RawRow> FwdKeep, BwdKeep;
     for (RawRow &R : Bwd)
       if (!droppedFromBwd(T.name(R.E)))
