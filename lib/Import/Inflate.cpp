@@ -239,7 +239,13 @@ struct Decoder {
   uint32_t FixedLitLen[LitLenSize], FixedDist[DistSize];
   uint32_t CodeLen[CodeLenSize];
 
-  enum Result { Ok, Fail, Cancel };
+  enum Result { Ok, Fail, Cancel, Pause };
+  // Where resume() goes on.
+  enum class Stage { Header, Block, Huffman, Trailer, End };
+  Stage At = Stage::Header;
+  bool Final = false;
+  bool Started = false;
+  bool Pull = false; // pause at NextMark instead of calling Sink
 
   // Bits above BitsLeft are zero or the input's own next bits, so OR-ing a
   // word over them again is harmless.
@@ -309,10 +315,15 @@ struct Decoder {
       NextRawBits = UINT64_MAX;
   }
 
-  bool publish(bool Final = false);
+  bool publish(bool Last = false);
+  void releaseInput();
+  void slide(uint64_t Keep);
+  Result resume();
 
   Result gunzip();
-  Result member();
+  Result memberHeader();
+  Result memberTrailer();
+  Result blockHeader();
   Result storedBlock();
   bool dynamicTables();
   void fixedTables();
@@ -536,10 +547,15 @@ Decoder::Result Decoder::huffmanBlock() {
     if (R < 0)
       return Fail;
     if (Out >= NextMark) {
-      if (Overrun)
+      if (Overrun) {
         NextMark = Out + Step;
-      else if (!publish())
+      } else if (Pull) {
+        Crc = crc32Update(Crc, CrcPos, size_t(Out - CrcPos));
+        CrcPos = Out;
+        return Pause;
+      } else if (!publish()) {
         return Cancel;
+      }
       continue;
     }
     // One symbol with every check (near the end of the input or output).
@@ -585,7 +601,7 @@ Decoder::Result Decoder::huffmanBlock() {
 
 #undef TL_LOOKUP
 
-Decoder::Result Decoder::member() {
+Decoder::Result Decoder::memberHeader() {
   // Header (RFC 1952 2.3), with zlib's checks.
   const uint8_t *H = In;
   if (InEnd - In < 10 || In[0] != 0x1f || In[1] != 0x8b || In[2] != 8 ||
@@ -621,33 +637,34 @@ Decoder::Result Decoder::member() {
   MemberStart = CrcPos = Out;
   MemberBase = total(Out);
   Crc = 0;
-  bool Final;
-  do {
-    if (!need(3))
+  return Ok;
+}
+
+Decoder::Result Decoder::blockHeader() {
+  if (!need(3))
+    return Fail;
+  Final = bits(1);
+  unsigned Type = bits(3) >> 1;
+  drop(3);
+  crossed(bitPos(), total(Out));
+  if (Type == 0) {
+    At = Final ? Stage::Trailer : Stage::Block;
+    return storedBlock();
+  }
+  if (Type == 1) {
+    fixedTables();
+  } else if (Type == 2) {
+    if (!dynamicTables())
       return Fail;
-    Final = bits(1);
-    unsigned Type = bits(3) >> 1;
-    drop(3);
     crossed(bitPos(), total(Out));
-    Result R;
-    if (Type == 0) {
-      R = storedBlock();
-    } else if (Type == 1) {
-      fixedTables();
-      R = huffmanBlock();
-    } else if (Type == 2) {
-      if (!dynamicTables())
-        return Fail;
-      crossed(bitPos(), total(Out));
-      R = huffmanBlock();
-    } else {
-      return Fail; // "invalid block type"
-    }
-    if (R != Ok)
-      return R;
-    if (Out >= NextMark && !Overrun && !publish())
-      return Cancel;
-  } while (!Final);
+  } else {
+    return Fail; // "invalid block type"
+  }
+  At = Stage::Huffman;
+  return Ok;
+}
+
+Decoder::Result Decoder::memberTrailer() {
   if (!alignToInput() || InEnd - In < 8)
     return Fail;
   Crc = crc32Update(Crc, CrcPos, size_t(Out - CrcPos));
@@ -664,37 +681,89 @@ Decoder::Result Decoder::member() {
   return Ok;
 }
 
-Decoder::Result Decoder::gunzip() {
-  // As InputStream's member loop: any byte after a member starts another.
-  do {
-    Result R = member();
+Decoder::Result Decoder::resume() {
+  for (;;) {
+    Result R = Ok;
+    switch (At) {
+    case Stage::Header:
+      // As InputStream's member loop: any byte after a member starts
+      // another.
+      if (Started && In == InEnd) {
+        At = Stage::End;
+        return Ok;
+      }
+      Started = true;
+      R = memberHeader();
+      At = Stage::Block;
+      break;
+    case Stage::Block:
+      if (Out >= NextMark && !Overrun) {
+        if (Pull) {
+          Crc = crc32Update(Crc, CrcPos, size_t(Out - CrcPos));
+          CrcPos = Out;
+          return Pause;
+        }
+        if (!publish())
+          return Cancel;
+      }
+      R = blockHeader();
+      break;
+    case Stage::Huffman:
+      R = huffmanBlock();
+      if (R == Ok)
+        At = Final ? Stage::Trailer : Stage::Block;
+      break;
+    case Stage::Trailer:
+      R = memberTrailer();
+      At = Stage::Header;
+      break;
+    case Stage::End:
+      return Ok;
+    }
     if (R != Ok)
       return R;
-  } while (In != InEnd);
-  return publish(/*Final=*/true) ? Ok : Cancel;
+  }
 }
 
-bool Decoder::publish(bool Final) {
+Decoder::Result Decoder::gunzip() {
+  Result R = resume();
+  if (R != Ok)
+    return R;
+  return publish(/*Last=*/true) ? Ok : Cancel;
+}
+
+bool Decoder::publish(bool Last) {
   Crc = crc32Update(Crc, CrcPos, size_t(Out - CrcPos));
   CrcPos = Out;
   uint64_t Keep = OutBase;
-  if (!Sink(OutBegin, OutBase, total(Out), Final, Keep))
+  if (!Sink(OutBegin, OutBase, total(Out), Last, Keep))
     return false;
   NextMark = Out + Step;
-  if (ReleaseInput && In - Released > (8 << 20)) {
-    long Page = sysconf(_SC_PAGESIZE);
-    uintptr_t From = uintptr_t(Released) & ~uintptr_t(Page - 1);
-    uintptr_t To = (uintptr_t(In) - (64 << 10)) & ~uintptr_t(Page - 1);
-    ::madvise(reinterpret_cast<void *>(From), To - From, MADV_DONTNEED);
-    Released = reinterpret_cast<const uint8_t *>(To);
-  }
-  if (!Sliding || size_t(Out - OutBegin) < size_t(OutEnd - OutBegin) / 2)
-    return true;
-  // Move what the sink still needs and the 32 KiB window to the front.
+  releaseInput();
+  if (Sliding)
+    slide(Keep);
+  return true;
+}
+
+void Decoder::releaseInput() {
+  if (!ReleaseInput || In - Released <= (8 << 20))
+    return;
+  long Page = sysconf(_SC_PAGESIZE);
+  uintptr_t From = uintptr_t(Released) & ~uintptr_t(Page - 1);
+  uintptr_t To = (uintptr_t(In) - (64 << 10)) & ~uintptr_t(Page - 1);
+  ::madvise(reinterpret_cast<void *>(From), To - From, MADV_DONTNEED);
+  Released = reinterpret_cast<const uint8_t *>(To);
+}
+
+/// Once the buffer is half full, move what the reader still needs (from
+/// Keep) and the 32 KiB window to its front. The CRC must be up to Out.
+void Decoder::slide(uint64_t Keep) {
+  if (size_t(Out - OutBegin) < size_t(OutEnd - OutBegin) / 2)
+    return;
   uint64_t Total = total(Out);
   uint64_t From = std::min(Keep, Total - std::min<uint64_t>(Total, 32768));
   if (From <= OutBase)
-    return true;
+    return;
   size_t Shift = size_t(From - OutBase);
   std::memmove(OutBegin, OutBegin + Shift, size_t(Out - OutBegin) - Shift);
   Out -= Shift;
@@ -705,7 +774,6 @@ bool Decoder::publish(bool Final) {
   MemberStart =
       size_t(MemberStart - OutBegin) > Shift ? MemberStart - Shift : OutBegin;
   OutBase += Shift;
-  return true;
 }
 
 static std::unique_ptr<Decoder> makeDecoder(const uint8_t *In, size_t InSize,
@@ -757,4 +825,71 @@ InflateStatus tl::gunzipStream(const uint8_t *In, size_t InSize, size_t BufSize,
   if (RawChunk < InSize)
     D->NextRawBits = D->RawChunkBits;
   return status(D->gunzip());
+}
+
+struct InflateChunks::State {
+  std::unique_ptr<uint8_t[]> Buf;
+  std::unique_ptr<Decoder> D;
+  std::vector<uint64_t> Breaks;
+  size_t BI = 0;
+  uint64_t Sent = 0;
+  bool Done = false, Failed = false;
+};
+
+InflateChunks::InflateChunks(const uint8_t *In, size_t InSize, size_t RawChunk,
+                             bool ReleaseInput)
+    : St(std::make_unique<State>()) {
+  constexpr size_t BufSize = 4 << 20;
+  St->Buf.reset(new uint8_t[BufSize]);
+  St->D = makeDecoder(In, InSize, St->Buf.get(), BufSize, InflateSink(),
+                      RawChunk, ReleaseInput);
+  Decoder &D = *St->D;
+  D.Pull = true;
+  D.Breaks = &St->Breaks;
+  D.RawChunkBits = uint64_t(RawChunk) * 8;
+  if (RawChunk < InSize)
+    D.NextRawBits = D.RawChunkBits;
+}
+
+InflateChunks::~InflateChunks() = default;
+
+uint64_t InflateChunks::sent() const { return St->Sent; }
+
+long InflateChunks::next(char *Dst, size_t Cap) {
+  State &T = *St;
+  Decoder &D = *T.D;
+  for (;;) {
+    if (T.Failed)
+      return -1;
+    while (T.BI < T.Breaks.size() && T.Breaks[T.BI] <= T.Sent)
+      ++T.BI;
+    uint64_t E = T.Sent + Cap;
+    if (T.BI < T.Breaks.size())
+      E = std::min(E, T.Breaks[T.BI]);
+    uint64_t Total = D.total(D.Out);
+    if (T.Done)
+      E = std::min(E, Total);
+    // A call is settled once output past it is decoded (zlib checks what
+    // follows a full chunk in the same call), or at the end.
+    if (T.Done ? E > T.Sent : E < Total) {
+      size_t N = size_t(E - T.Sent);
+      std::memcpy(Dst, D.OutBegin + (T.Sent - D.OutBase), N);
+      T.Sent = E;
+      return long(N);
+    }
+    if (T.Done)
+      return 0;
+    if (T.BI > 4096) {
+      T.Breaks.erase(T.Breaks.begin(), T.Breaks.begin() + T.BI);
+      T.BI = 0;
+    }
+    D.releaseInput();
+    D.slide(T.Sent);
+    D.NextMark = D.Out + D.Step;
+    Decoder::Result R = D.resume();
+    if (R == Decoder::Ok)
+      T.Done = true;
+    else if (R != Decoder::Pause)
+      T.Failed = true;
+  }
 }

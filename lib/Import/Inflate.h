@@ -20,6 +20,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 namespace tl {
@@ -60,6 +61,25 @@ LLVM_LIBRARY_VISIBILITY InflateStatus
 gunzipStream(const uint8_t *In, size_t InSize, size_t BufSize, size_t RawChunk,
              std::vector<uint64_t> &Breaks, InflateSink Sink, size_t Step,
              bool ReleaseInput = false);
+
+/// gunzipStream driven by its reader, for reading without a decoding
+/// thread: each next() returns the chunk that zlib's next inflate call
+/// into Cap bytes would (the same cuts as gunzipStream's Breaks).
+class LLVM_LIBRARY_VISIBILITY InflateChunks {
+public:
+  InflateChunks(const uint8_t *In, size_t InSize, size_t RawChunk,
+                bool ReleaseInput = false);
+  ~InflateChunks();
+  /// Bytes written to Dst (at most Cap), 0 at the end, -1 for bad input
+  /// (then nothing more: the reader replays with zlib past sent()).
+  long next(char *Dst, size_t Cap);
+  /// Output returned so far.
+  uint64_t sent() const;
+
+private:
+  struct State;
+  std::unique_ptr<State> St;
+};
 
 } // namespace tl
 

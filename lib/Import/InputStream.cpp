@@ -28,6 +28,8 @@ struct InputStream::ZState {
   void *Map = nullptr;
   // The next inflateChunk() starts zlib over from the first input byte.
   bool Replay = false;
+  // Reading without a background thread: the fast decoder's chunks.
+  std::unique_ptr<InflateChunks> Chunks;
   ZState() { std::memset(&S, 0, sizeof(S)); }
   ~ZState() {
     if (Init)
@@ -189,6 +191,25 @@ bool InputStream::start() {
     Z->Init = true;
     Z->S.next_in = reinterpret_cast<Bytef *>(In.data());
     Z->S.avail_in = unsigned(Got);
+    // The fast decoder wants the whole compressed input at hand: Mem, or
+    // the file mapped (not a pipe).
+    if (fastInflate() && F) {
+      void *M = ::mmap(nullptr, RawSize, PROT_READ, MAP_PRIVATE, fileno(F), 0);
+      if (M != MAP_FAILED) {
+        ::madvise(M, RawSize, MADV_SEQUENTIAL);
+        Z->Map = M;
+        Z->Raw = static_cast<const uint8_t *>(M);
+        Z->RawSize = RawSize;
+      }
+    } else if (fastInflate()) {
+      Z->Raw = reinterpret_cast<const uint8_t *>(Mem.data());
+      Z->RawSize = Mem.size();
+    }
+    // Without a background thread it decodes every chunk; with one, the
+    // thread does (zlib gives the first chunk here).
+    if (Z->Raw && !Background)
+      Z->Chunks = std::make_unique<InflateChunks>(Z->Raw, Z->RawSize, ChunkSize,
+                                                  Z->Map != nullptr);
   } else {
     // Plain JSON: the sniffed chunk is the first decoded chunk.
     std::swap(In, Out);
@@ -205,20 +226,6 @@ bool InputStream::start() {
       uint8_t(Out[2]) == 0xBF)
     Pos = 3;
   if (Gzip && Background && Len) {
-    // The background threads decode with the fast decoder, which wants the
-    // whole compressed input at hand: Mem, or the file mapped.
-    if (fastInflate() && F) {
-      void *M = ::mmap(nullptr, RawSize, PROT_READ, MAP_PRIVATE, fileno(F), 0);
-      if (M != MAP_FAILED) {
-        ::madvise(M, RawSize, MADV_SEQUENTIAL);
-        Z->Map = M;
-        Z->Raw = static_cast<const uint8_t *>(M);
-        Z->RawSize = RawSize;
-      }
-    } else if (fastInflate()) {
-      Z->Raw = reinterpret_cast<const uint8_t *>(Mem.data());
-      Z->RawSize = Mem.size();
-    }
     if (GrowMax && SizeHint >= GrowMin && SizeHint <= GrowMax &&
         SizeHint >= Len) {
       // One page more than the trailer says, to see an overflow.
@@ -455,6 +462,29 @@ void InputStream::inflaterLoop(Inflater &B) {
 
 size_t InputStream::inflateChunk(char *Dst, size_t Cap) {
   z_stream &S = Z->S;
+  if (Z->Chunks) {
+    long N = Z->Chunks->next(Dst, Cap);
+    if (N >= 0)
+      return size_t(N);
+    // Bad input: zlib from the start, past the chunks returned, for its
+    // exact chunks, error text and offset.
+    uint64_t Sent = Z->Chunks->sent();
+    Z->Chunks.reset();
+    Z->Replay = true;
+    std::vector<char> Scratch(ChunkSize);
+    for (uint64_t At = 0; At < Sent;) {
+      size_t M = inflateChunk(Scratch.data(), ChunkSize);
+      if (!M)
+        return 0;
+      if (At + M > Sent) {
+        // (Only if the cuts differed from zlib's.)
+        size_t Rest = std::min<size_t>(size_t(At + M - Sent), Cap);
+        std::memcpy(Dst, Scratch.data() + (Sent - At), Rest);
+        return Rest;
+      }
+      At += M;
+    }
+  }
   if (Z->Replay) {
     Z->Replay = false;
     RawConsumed = 0;

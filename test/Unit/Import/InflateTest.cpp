@@ -290,7 +290,7 @@ struct Surfaced {
 /// by zlib only: through the growing buffer (Grow) or chunk by chunk on the
 /// background thread.
 Surfaced readStream(const std::string &Gz, bool Zlib, bool File = false,
-                    bool Grow = true) {
+                    bool Grow = true, bool Background = true) {
   if (Zlib)
     setenv("TL_INFLATE", "zlib", 1);
   Surfaced R;
@@ -303,7 +303,7 @@ Surfaced readStream(const std::string &Gz, bool Zlib, bool File = false,
   {
     InputStream In(
         F, F ? llvm::StringRef() : llvm::StringRef(Gz), 0,
-        [&](uint64_t End) { R.Chunks.push_back(End); }, /*Background=*/true);
+        [&](uint64_t End) { R.Chunks.push_back(End); }, Background);
     In.setGrowRange(0, Grow ? uint64_t(1) << 40 : 0);
     R.Started = In.start();
     for (;;) {
@@ -322,9 +322,10 @@ Surfaced readStream(const std::string &Gz, bool Zlib, bool File = false,
 }
 
 void expectSameSurface(const std::string &Gz, const std::string &What,
-                       bool File = false, bool Grow = true) {
-  Surfaced Z = readStream(Gz, true, File, Grow),
-           F = readStream(Gz, false, File, Grow);
+                       bool File = false, bool Grow = true,
+                       bool Background = true) {
+  Surfaced Z = readStream(Gz, true, File, Grow, Background),
+           F = readStream(Gz, false, File, Grow, Background);
   ASSERT_EQ(Z.Started, F.Started) << What;
   ASSERT_EQ(Z.Err, F.Err) << What;
   ASSERT_EQ(Z.ErrOffset, F.ErrOffset) << What;
@@ -423,10 +424,10 @@ TEST(Inflate, DISABLED_Benchmark) {
               double(ISize) / Median(Ft) * 1e-9);
 }
 
-// Chunk by chunk (inputs past the growing buffer's limit): the fast decoder
-// must cut its output where zlib's calls end (a full 256 KiB chunk, or where
-// the 256 KiB of compressed input read so far or a member ends), so every
-// chunk, and any error, is as with zlib.
+// Chunk by chunk (inputs past the growing buffer's limit, or one thread):
+// the fast decoder must cut its output where zlib's calls end (a full 256 KiB
+// chunk, or where the 256 KiB of compressed input read so far or a member
+// ends), so every chunk, and any error, is as with zlib.
 TEST(Inflate, ChunkedStreamSurfacesZlibChunks) {
   std::string Json = jsonLike(6 << 20, 12);
   // Text, stored blocks, fixed codes and many small members, each over
@@ -442,6 +443,8 @@ TEST(Inflate, ChunkedStreamSurfacesZlibChunks) {
   for (auto &C : Cases) {
     expectSameSurface(C.second, C.first, false, /*Grow=*/false);
     expectSameSurface(C.second, C.first + ", file", true, /*Grow=*/false);
+    expectSameSurface(C.second, C.first + ", no thread", false, false,
+                      /*Background=*/false);
   }
   std::mt19937 G(9);
   for (unsigned I = 0; I < 40; ++I) {
@@ -454,5 +457,9 @@ TEST(Inflate, ChunkedStreamSurfacesZlibChunks) {
     expectSameSurface(
         S, "chunked variant " + std::to_string(I) + " at " + std::to_string(At),
         I % 3 == 0, /*Grow=*/false);
+    expectSameSurface(S,
+                      "variant without a thread " + std::to_string(I) + " at " +
+                          std::to_string(At),
+                      I % 3 == 1, /*Grow=*/false, /*Background=*/false);
   }
 }
