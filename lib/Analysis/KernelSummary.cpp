@@ -55,18 +55,20 @@ EventId tl::kernelParentCpuOp(const Trace &T, EventId K) {
 
 namespace {
 /// A kernel's group as ids: category (index into the texts met so far),
-/// parent name, kernel name, stream; ~0u marks a missing value.
-using IdKey = std::tuple<uint32_t, uint32_t, StrId, int64_t, bool>;
+/// parent name, kernel name, has-stream flag, stream; ~0u marks a missing
+/// category or parent. Hashed: the table's order comes from the texts.
+using IdKey = std::tuple<uint32_t, uint32_t, StrId, uint32_t, int64_t>;
 } // namespace
 
 KernelSummary::KernelSummary(const Trace &T, AnalysisManager &AM) {
   GpuOnly = T.eventsOfKind(EventKind::CpuOp).empty();
   const OpTable *Ops = GpuOnly ? nullptr : &AM.get<OpTable>();
   constexpr uint32_t None = ~0u;
-  // Category texts; the category of a parent cpu_op is computed once.
+  // Category texts, each computed once per row category or op name.
   std::vector<std::string> CatText;
   llvm::StringMap<uint32_t> CatIdx;
-  llvm::DenseMap<EventId, uint32_t> CatOfOp;
+  llvm::DenseMap<uint64_t, uint32_t> CatOfParent;
+  llvm::DenseMap<StrId, uint32_t> CatOfLauncherName; // launches at the root
   auto Intern = [&](std::string S) {
     auto [It, New] = CatIdx.try_emplace(S, uint32_t(CatText.size()));
     if (New)
@@ -74,7 +76,7 @@ KernelSummary::KernelSummary(const Trace &T, AnalysisManager &AM) {
     return It->second;
   };
   // Durations per group in file order (pandas sums them in that order).
-  std::map<IdKey, uint32_t> IdGroup;
+  llvm::DenseMap<IdKey, uint32_t> IdGroup;
   std::vector<std::vector<double>> Durs;
   std::vector<double> All;
   llvm::ArrayRef<EventId> Kernels = T.eventsOfKind(EventKind::Kernel);
@@ -88,22 +90,33 @@ KernelSummary::KernelSummary(const Trace &T, AnalysisManager &AM) {
       EventId P = kernelParentCpuOp(T, K);
       if (P != NoEvent) {
         Parent = T.nameId(P);
-        auto [It, New] = CatOfOp.try_emplace(P, 0);
+        // Kernels mostly have distinct parent ops, but few categories: a
+        // launcher's category is its row's, any other op's a function of
+        // its name (OpTable::categoryOf).
+        const LauncherRow *R = Ops ? Ops->launcherRow(P) : nullptr;
+        uint64_t CatKey = !Ops ? uint64_t(2) << 32
+                          : R  ? (uint64_t(1) << 32) | R->CategoryIdx
+                               : uint64_t(Parent);
+        auto [It, New] = CatOfParent.try_emplace(CatKey, 0);
         if (New)
           It->second = Intern(Ops ? Ops->categoryOf(P) : "other");
         Cat = It->second;
       } else {
-        std::string Lower = T.name(L).lower();
         Parent = T.nameId(L);
-        bool Graph = llvm::StringRef(Lower).contains("cudagraph") ||
-                     llvm::StringRef(Lower).contains("graphlaunch");
-        Cat = Intern(Graph ? "graph" : "runtime");
+        auto [It, New] = CatOfLauncherName.try_emplace(Parent, 0);
+        if (New) {
+          std::string Lower = T.name(L).lower();
+          bool Graph = llvm::StringRef(Lower).contains("cudagraph") ||
+                       llvm::StringRef(Lower).contains("graphlaunch");
+          It->second = Intern(Graph ? "graph" : "runtime");
+        }
+        Cat = It->second;
       }
     }
     if (GpuOnly)
       Parent = None;
-    IdKey Key{Cat, Parent, T.nameId(K), Stream.value_or(0),
-              Stream.has_value()};
+    IdKey Key{Cat, Parent, T.nameId(K), uint32_t(Stream.has_value()),
+              Stream.value_or(0)};
     auto [It, New] = IdGroup.try_emplace(Key, uint32_t(Durs.size()));
     if (New)
       Durs.emplace_back();
@@ -113,7 +126,7 @@ KernelSummary::KernelSummary(const Trace &T, AnalysisManager &AM) {
   // The same groups keyed by their texts, in the table's order.
   std::map<GroupKey, uint32_t> ByKey;
   for (const auto &[Key, G] : IdGroup) {
-    auto [Cat, Parent, KName, Stream, HasStream] = Key;
+    auto [Cat, Parent, KName, HasStream, Stream] = Key;
     GroupKey GK;
     if (Cat != None)
       GK.Cat = CatText[Cat];
