@@ -28,6 +28,9 @@ ShortKernels::ShortKernels(const Trace &T, AnalysisManager &AM) {
   // once per stored value (shape lists are interned).
   static constexpr llvm::StringLiteral ArgKeys[3] = {
       "Input Dims", "Input Strides", "Concrete Inputs"};
+  uint32_t ArgKeyIds[3];
+  for (int J = 0; J < 3; ++J)
+    ArgKeyIds[J] = T.strings().lookup(ArgKeys[J]);
   ReprIds Ids;
   std::map<std::array<uint32_t, 5>, uint32_t> GroupOf;
   // The kernel_summary rows (every kernel, file order) under the threshold.
@@ -47,7 +50,7 @@ ShortKernels::ShortKernels(const Trace &T, AnalysisManager &AM) {
       ArgValue A = T.args(Parent);
       bool Missing = false;
       for (int J = 0; J < 3 && !Missing; ++J) {
-        ArgValue V = A.get(ArgKeys[J]);
+        ArgValue V = A.getByKeyId(ArgKeyIds[J]);
         if (V.isNull()) {
           Missing = true;
           break;
