@@ -74,15 +74,26 @@ enum class TapeTag : uint8_t {
 inline constexpr uint32_t TapeSlots = 4096;
 inline constexpr uint32_t TapeSlotMaxLen = 255;
 inline uint32_t tapeSlot(const char *S, uint32_t Len) {
-  uint64_t H = Len * 0x9E3779B97F4A7C15ull;
-  uint64_t W = 0;
-  std::memcpy(&W, S, Len < 8 ? Len : 8);
-  H = (H ^ W) * 0xC2B2AE3D27D4EB4Full;
-  if (Len > 8) {
-    std::memcpy(&W, S + Len - 8, 8);
-    H = (H ^ W) * 0x9E3779B97F4A7C15ull;
+  // Fixed-size loads only (a variable-size copy into a word is a store
+  // forwarding stall): two overlapping words, or three bytes.
+  uint64_t A = 0, B = 0;
+  if (Len >= 8) {
+    std::memcpy(&A, S, 8);
+    std::memcpy(&B, S + Len - 8, 8);
+  } else if (Len >= 4) {
+    uint32_t X, Y;
+    std::memcpy(&X, S, 4);
+    std::memcpy(&Y, S + Len - 4, 4);
+    A = X;
+    B = Y;
+  } else if (Len) {
+    A = uint64_t(uint8_t(S[0])) | uint64_t(uint8_t(S[Len / 2])) << 8 |
+        uint64_t(uint8_t(S[Len - 1])) << 16;
   }
+  uint64_t H = (A ^ Len * 0x9E3779B97F4A7C15ull) * 0xC2B2AE3D27D4EB4Full;
+  H = (H ^ B) * 0x9E3779B97F4A7C15ull;
   if (Len > 16) {
+    uint64_t W;
     std::memcpy(&W, S + Len / 2 - 4, 8);
     H = (H ^ W) * 0xC2B2AE3D27D4EB4Full;
   }
