@@ -43,9 +43,11 @@ public:
       "Count (T1/T2)",     "Difference (ms)",   "FLOPS/Byte (T1)",
       "Bound (T1)"};
   /// Metrics: category_data/<key>_metrics.json artifacts by file name.
-  explicit ComputeDataTables(std::map<std::string, llvm::json::Value> Metrics,
-                             bool Comparative = false)
-      : Metrics(std::move(Metrics)), Comparative(Comparative) {}
+  /// (Held by reference: the report's parsed artifacts outlive the tables.)
+  explicit ComputeDataTables(
+      const std::map<std::string, llvm::json::Value> &Metrics,
+      bool Comparative = false)
+      : Metrics(Metrics), Comparative(Comparative) {}
   bool comparative() const { return Comparative; }
   /// The header of the tables rows() fills.
   llvm::ArrayRef<const char *> columns() const {
@@ -59,7 +61,7 @@ public:
                                              unsigned Rank) const;
 
 private:
-  std::map<std::string, llvm::json::Value> Metrics;
+  const std::map<std::string, llvm::json::Value> &Metrics;
   bool Comparative = false;
 };
 

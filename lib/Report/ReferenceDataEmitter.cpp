@@ -108,15 +108,15 @@ private:
   Error writeMetadata(const ReportContext &Ctx, const ReportModel &M);
 
   /// Parsed category_data/<x>_metrics.json artifacts, by file name.
-  std::map<std::string, json::Value> Metrics;
+  const std::map<std::string, json::Value> *Metrics = nullptr;
   bool HasMultiKernel = false, HasFusion = false;
   uint64_t FusionCandidates = 0;
 };
 
 const json::Object *ReferenceDataEmitter::categoryFinding(StringRef Key,
                                                           unsigned Rank) const {
-  auto It = Metrics.find((Key + "_metrics.json").str());
-  if (It == Metrics.end())
+  auto It = Metrics->find((Key + "_metrics.json").str());
+  if (It == Metrics->end())
     return nullptr;
   const json::Object *O = It->second.getAsObject();
   const json::Array *CF = O ? O->getArray("category_findings") : nullptr;
@@ -210,7 +210,7 @@ Error ReferenceDataEmitter::writePriorityData(const ReportContext &Ctx,
         }
       });
       J.attributeArray("all_estimates", [&] {
-        for (const auto &[File, V] : Metrics) {
+        for (const auto &[File, V] : *Metrics) {
           const json::Object *O = V.getAsObject();
           if (!O)
             continue;
@@ -444,7 +444,7 @@ Error ReferenceDataEmitter::writeMetadata(const ReportContext &Ctx,
 
 Error ReferenceDataEmitter::emit(const ReportContext &Ctx) {
   ReportModel M = ReportModel::build(Ctx);
-  Metrics = metricsArtifacts(Ctx);
+  Metrics = &metricsArtifacts(Ctx);
   ManifestSystemEntries Sys = manifestSystemEntries(Ctx, M);
   HasMultiKernel = Sys.MultiKernel;
   HasFusion = Sys.KernelFusion;

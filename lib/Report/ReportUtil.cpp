@@ -14,26 +14,43 @@
 
 #include <algorithm>
 #include <cmath>
+#include <mutex>
 
 using namespace llvm;
 
 namespace tl {
 
-std::map<std::string, json::Value> metricsArtifacts(const ReportContext &Ctx) {
-  std::map<std::string, json::Value> Out;
-  for (const Artifact &A : Ctx.Artifacts) {
-    StringRef P = A.Path;
-    if (!P.consume_front("category_data/") || !P.ends_with("_metrics.json") ||
-        P.contains('/'))
-      continue;
-    Expected<json::Value> V = json::parse(A.Content);
-    if (!V) {
-      consumeError(V.takeError());
-      continue;
+struct ReportCache {
+  std::once_flag MetricsOnce;
+  std::map<std::string, json::Value> Metrics;
+  std::once_flag FusionOnce;
+  size_t FusionCandidates = 0;
+};
+
+std::shared_ptr<ReportCache> makeReportCache() {
+  return std::make_shared<ReportCache>();
+}
+
+const std::map<std::string, json::Value> &
+metricsArtifacts(const ReportContext &Ctx) {
+  ReportCache &C = *Ctx.Cache;
+  // Four emitters read these; parsing them was a tenth of the report
+  // phase on small traces.
+  std::call_once(C.MetricsOnce, [&] {
+    for (const Artifact &A : Ctx.Artifacts) {
+      StringRef P = A.Path;
+      if (!P.consume_front("category_data/") || !P.ends_with("_metrics.json") ||
+          P.contains('/'))
+        continue;
+      Expected<json::Value> V = json::parse(A.Content);
+      if (!V) {
+        consumeError(V.takeError());
+        continue;
+      }
+      C.Metrics.emplace(P.str(), std::move(*V));
     }
-    Out.emplace(P.str(), std::move(*V));
-  }
-  return Out;
+  });
+  return C.Metrics;
 }
 
 Error removeStaleFiles(StringRef OutputDir, StringRef SubDir, StringRef Suffix,
@@ -58,16 +75,20 @@ Error removeStaleFiles(StringRef OutputDir, StringRef SubDir, StringRef Suffix,
 ManifestSystemEntries manifestSystemEntries(const ReportContext &Ctx,
                                             const ReportModel &M) {
   ManifestSystemEntries E;
-  for (const Artifact &A : Ctx.Artifacts) {
-    if (A.Path != "category_data/fusion_candidates.json")
-      continue;
-    if (Expected<json::Value> V = json::parse(A.Content)) {
-      if (const json::Array *Arr = V->getAsArray())
-        E.FusionCandidates = Arr->size();
-    } else {
-      consumeError(V.takeError());
+  ReportCache &C = *Ctx.Cache;
+  std::call_once(C.FusionOnce, [&] {
+    for (const Artifact &A : Ctx.Artifacts) {
+      if (A.Path != "category_data/fusion_candidates.json")
+        continue;
+      if (Expected<json::Value> V = json::parse(A.Content)) {
+        if (const json::Array *Arr = V->getAsArray())
+          C.FusionCandidates = Arr->size();
+      } else {
+        consumeError(V.takeError());
+      }
     }
-  }
+  });
+  E.FusionCandidates = C.FusionCandidates;
   const GpuTimeline &TL = Ctx.AM.get<GpuTimeline>();
   E.MultiKernel = TL.totalCommTime() > 0 || TL.totalMemcpyTime() > 0;
   E.KernelFusion = E.FusionCandidates > 0 || !M.items(Tier::Fusion).empty();

@@ -28,7 +28,9 @@ struct ReportContext;
 /// The passes' category_data/<x>_metrics.json artifacts, parsed, keyed by
 /// file name (sorted: the reference visits them in that order, §7).
 /// Unparsable artifacts are skipped.
-std::map<std::string, llvm::json::Value>
+/// Parsed once per report (ReportContext::Cache), whichever emitter asks
+/// first.
+const std::map<std::string, llvm::json::Value> &
 metricsArtifacts(const ReportContext &Ctx);
 
 /// Re-running into the same -o must not leave files of the previous run

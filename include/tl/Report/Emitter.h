@@ -50,6 +50,11 @@ struct PassRunInfo {
   std::vector<std::pair<std::string, uint64_t>> Statistics;
 };
 
+/// Work several emitters share, done once per report (ReportUtil.cpp:
+/// the parsed metrics artifacts, the fusion candidate count).
+struct ReportCache;
+std::shared_ptr<ReportCache> makeReportCache();
+
 struct ReportContext {
   const Trace &T;
   AnalysisManager &AM;
@@ -69,6 +74,8 @@ struct ReportContext {
   llvm::ArrayRef<Artifact> Artifacts = {};
   /// What the trace-quality gate let run (null when the gate was off).
   const PipelineChoice *Gate = nullptr;
+  /// Shared by the emitters (they may run on several threads).
+  std::shared_ptr<ReportCache> Cache = makeReportCache();
 };
 
 class Emitter {
