@@ -163,8 +163,10 @@ template <bool StopWhenDone>
 Outcome rapid(const std::string &Doc, uint64_t Limit, size_t FailAt) {
   Outcome O;
   InputStream In(nullptr, Doc, 0, nullptr, false);
-  if (!In.start())
-    std::abort();
+  if (!In.start()) { // (bad gzip: no parse)
+    O.Code = -1;
+    return O;
+  }
   CappedAllocator A(In, Limit);
   Recorder R;
   R.FailAt = FailAt;
@@ -190,8 +192,10 @@ template <bool StopWhenDone>
 Outcome ours(const std::string &Doc, uint64_t Limit, size_t FailAt) {
   Outcome O;
   InputStream In(nullptr, Doc, 0, nullptr, false);
-  if (!In.start())
-    std::abort();
+  if (!In.start()) { // (bad gzip: no parse)
+    O.Code = -1;
+    return O;
+  }
   InputSource Src(In, Limit);
   JsonStackModel Stack;
   Stack.Limit = Limit;
