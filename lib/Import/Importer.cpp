@@ -805,13 +805,14 @@ static llvm::Expected<Trace> importStream(InputStream &In, llvm::StringRef Name,
   KinetoHandler H(S, State, In, Opts, Stack);
   // Plain input is read again from the split by a second thread. The split
   // lands about where both threads finish together: the tail thread only
-  // parses, this one also builds every event.
+  // parses, this one also builds every event (1 GB tl-gen, CPU s of the
+  // calling / tail thread: split at 30 %: 2.27 / 1.97; at 22 %: 2.20 / 2.20).
   std::unique_ptr<TailParser> Tail;
   uint64_t Size = In.sizeHint();
   if (TwoThreads && (!In.isGzip() || In.growing()) &&
       Size >= Opts.SplitMinBytes && (!Opts.MaxBytes || Size <= Opts.MaxBytes)) {
     uint64_t Hint =
-        Opts.SplitOffset ? Opts.SplitOffset : uint64_t(double(Size) * 0.3);
+        Opts.SplitOffset ? Opts.SplitOffset : uint64_t(double(Size) * 0.22);
     if (In.growing())
       Tail = std::make_unique<TailParser>("", llvm::StringRef(), In.growing(),
                                           Size, Hint, Opts.MaxStringBytes);

@@ -89,8 +89,9 @@ inline const char *jsonScanPlain(const char *Q, const char *E) {
 /// (mod 2^64); returns the first byte after them. Eight at a time (SWAR).
 LLVM_ATTRIBUTE_ALWAYS_INLINE const char *jsonDigits(const char *Q,
                                                   const char *E, uint64_t &M) {
-  constexpr uint64_t Pow10[9] = {1,      10,      100,      1000,     10000,
-                                 100000, 1000000, 10000000, 100000000};
+  static constexpr uint64_t Pow10[9] = {1,       10,      100,
+                                        1000,    10000,   100000,
+                                        1000000, 10000000, 100000000};
   while (E - Q >= 8) {
     uint64_t W;
     std::memcpy(&W, Q, 8);
