@@ -127,18 +127,10 @@ LaunchStats::LaunchStats(const Trace &T, AnalysisManager &AM) {
     Gaps.push_back(G);
   }
   // Neighbouring events: one sweep over events sorted by start.
-  // Stable by ts: sorted as (ts, file position) pairs, keys read once.
-  std::vector<std::pair<double, uint32_t>> Keyed;
-  Keyed.reserve(TL.events().size());
-  for (EventId E : TL.events())
-    Keyed.push_back({T.ts(E), uint32_t(Keyed.size())});
-  if (!std::is_sorted(Keyed.begin(), Keyed.end()))
-    std::sort(Keyed.begin(), Keyed.end());
-  std::vector<EventId> ByStart;
-  ByStart.reserve(Keyed.size());
-  for (const auto &[Ts, Pos] : Keyed)
-    ByStart.push_back(TL.events()[Pos]);
-  std::vector<std::pair<double, uint32_t>>().swap(Keyed);
+  std::vector<EventId> ByStart(TL.events().begin(), TL.events().end());
+  auto ByTs = [&](EventId A, EventId B) { return T.ts(A) < T.ts(B); };
+  if (!std::is_sorted(ByStart.begin(), ByStart.end(), ByTs))
+    std::stable_sort(ByStart.begin(), ByStart.end(), ByTs);
   size_t J = 0;
   EventId LastEnded = NoEvent;
   for (IdleGap &G : Gaps) {
