@@ -338,8 +338,15 @@ JsonParseResult JsonReader<Source, Handler>::parse() {
     case ObjectInitial:
     case MemberDelimiter:
       if (LLVM_LIKELY(C == '"')) {
-        if ((Ok = parseString(true)))
+        if ((Ok = parseString(true))) {
           St = MemberKey;
+          // The ':' that must follow, without a trip through the switch
+          // (anything else is left to the MemberKey case).
+          if (LLVM_LIKELY(skipSpace() == ':')) {
+            ++P;
+            St = KeyValueDelimiter;
+          }
+        }
       } else if (C == '}' && St == ObjectInitial) {
         Ok = close(true, St);
       } else {
@@ -364,6 +371,12 @@ JsonParseResult JsonReader<Source, Handler>::parse() {
         return error(kParseErrorValueInvalid, tell()), Res;
       } else if ((Ok = parseValue(C))) {
         St = Next;
+        // The ',' that usually follows, as the Next case would take it.
+        if (LLVM_LIKELY(skipSpace() == ',')) {
+          ++P;
+          ++Frames.back().Count;
+          St = St == MemberValue ? MemberDelimiter : ElementDelimiter;
+        }
       }
       break;
     }
