@@ -145,7 +145,7 @@ public:
   TailParser &operator=(const TailParser &) = delete;
 
   /// Offset of the '}' that ends the event before the split (~0 until the
-  /// tail thread has found one, or when it found none). RapidJSON calls
+  /// tail thread has found one, or when it found none). JsonReader calls
   /// EndObject before it takes the '}', so Tell() is this offset then.
   uint64_t splitEventEnd() const {
     return SplitEnd.load(std::memory_order_acquire);
