@@ -192,7 +192,7 @@ private:
     // it), so a hit costs one compare and no pool access.
     CachedStr &Slot = InternCache[tapeSlot(K.data(), uint32_t(K.size()))];
     if (Slot.Id && Slot.Len == K.size() &&
-        std::memcmp(Slot.Text, K.data(), K.size()) == 0)
+        tapeSameBytes(Slot.Text, K.data(), K.size()))
       return Slot.Id;
     Slot.Id = S.Strings.intern(K);
     llvm::StringRef Text = S.Strings.get(Slot.Id);

@@ -189,7 +189,7 @@ private:
     if (Len <= TapeSlotMaxLen) {
       uint32_t Slot = tapeSlot(S, Len);
       std::string &Cached = Slots[Slot];
-      if (Cached.size() == Len && std::memcmp(Cached.data(), S, Len) == 0) {
+      if (Cached.size() == Len && tapeSameBytes(Cached.data(), S, Len)) {
         tag(IsKey ? TapeTag::KeyRef : TapeTag::StrRef);
         varint(Slot);
         return true;

@@ -99,6 +99,32 @@ inline uint32_t tapeSlot(const char *S, uint32_t Len) {
   }
   return uint32_t(H >> 52); // 12 bits: TapeSlots
 }
+/// memcmp(A, B, N) == 0 without a call for the short strings of the tape
+/// slots (overlapping fixed-size loads).
+inline bool tapeSameBytes(const char *A, const char *B, size_t N) {
+  if (N > 16)
+    return std::memcmp(A, B, N) == 0;
+  uint64_t X, Y, Z, W;
+  if (N >= 8) {
+    std::memcpy(&X, A, 8);
+    std::memcpy(&Y, B, 8);
+    std::memcpy(&Z, A + N - 8, 8);
+    std::memcpy(&W, B + N - 8, 8);
+    return ((X ^ Y) | (Z ^ W)) == 0;
+  }
+  if (N >= 4) {
+    uint32_t X4, Y4, Z4, W4;
+    std::memcpy(&X4, A, 4);
+    std::memcpy(&Y4, B, 4);
+    std::memcpy(&Z4, A + N - 4, 4);
+    std::memcpy(&W4, B + N - 4, 4);
+    return ((X4 ^ Y4) | (Z4 ^ W4)) == 0;
+  }
+  for (size_t I = 0; I < N; ++I)
+    if (A[I] != B[I])
+      return false;
+  return true;
+}
 static_assert(TapeSlots == 1u << 12, "tapeSlot returns 12 bits");
 
 class LLVM_LIBRARY_VISIBILITY PageBuffer {
