@@ -231,7 +231,8 @@ struct Decoder {
   // output offset where zlib would stop before each (Breaks).
   uint64_t NextRawBits = UINT64_MAX;
   uint64_t RawChunkBits = 0;
-  std::vector<uint64_t> *Breaks = nullptr;
+  std::vector<ZlibCuts::Break> *Breaks = nullptr;
+  bool QDone = false; // the pending boundary's Q is recorded (last entry)
   const uint32_t *LitLen = nullptr, *Dist = nullptr;
   bool HaveFixed = false;
   uint8_t Lens[288 + 32];
@@ -304,8 +305,17 @@ struct Decoder {
   /// An element (symbol, header, trailer) ends at EndBits: each raw-chunk
   /// boundary it passes gets the output offset before it.
   void crossed(uint64_t EndBits, uint64_t OutBefore) {
-    while (EndBits > NextRawBits) {
-      Breaks->push_back(OutBefore);
+    while (EndBits > NextRawBits - 8) {
+      if (!QDone) {
+        // A member's first elements are not read by a call that ends at
+        // its start (zlib stops at the previous member's end).
+        Breaks->push_back(
+            {UINT64_MAX, OutBefore + (OutBefore == MemberBase), true, false});
+        QDone = true;
+      }
+      if (EndBits <= NextRawBits)
+        break;
+      Breaks->back().Out = OutBefore;
       nextRaw();
     }
   }
@@ -313,6 +323,7 @@ struct Decoder {
     NextRawBits += RawChunkBits;
     if (NextRawBits >= uint64_t(InEnd - InBegin) * 8)
       NextRawBits = UINT64_MAX;
+    QDone = false;
   }
 
   bool publish(bool Last = false);
@@ -421,8 +432,16 @@ Decoder::Result Decoder::storedBlock() {
   // zlib copies stored bytes as far as its input goes.
   uint64_t Data = uint64_t(In - InBegin);
   crossed(Data * 8, total(Out));
-  while (NextRawBits != UINT64_MAX && NextRawBits / 8 < Data + Len) {
-    Breaks->push_back(total(Out) + (NextRawBits / 8 - Data));
+  while (NextRawBits != UINT64_MAX) {
+    uint64_t Last = NextRawBits / 8 - 1; // the raw chunk's last byte
+    if (!QDone && Last < Data + Len) {
+      Breaks->push_back(
+          {UINT64_MAX, total(Out) + (Last - Data) + 1, true, false});
+      QDone = true;
+    }
+    if (NextRawBits / 8 >= Data + Len)
+      break;
+    Breaks->back().Out = total(Out) + (NextRawBits / 8 - Data);
     nextRaw();
   }
   std::memcpy(Out, In, Len);
@@ -604,6 +623,7 @@ Decoder::Result Decoder::huffmanBlock() {
 Decoder::Result Decoder::memberHeader() {
   // Header (RFC 1952 2.3), with zlib's checks.
   const uint8_t *H = In;
+  MemberBase = total(Out);
   if (InEnd - In < 10 || In[0] != 0x1f || In[1] != 0x8b || In[2] != 8 ||
       (In[3] & 0xe0))
     return Fail;
@@ -635,7 +655,6 @@ Decoder::Result Decoder::memberHeader() {
   In = P;
   crossed(uint64_t(In - InBegin) * 8, total(Out));
   MemberStart = CrcPos = Out;
-  MemberBase = total(Out);
   Crc = 0;
   return Ok;
 }
@@ -676,8 +695,14 @@ Decoder::Result Decoder::memberTrailer() {
   if (Crc != WantCrc || uint32_t(total(Out) - MemberBase) != WantSize)
     return Fail; // "incorrect data check" / "incorrect length check"
   crossed(uint64_t(In - InBegin) * 8, total(Out));
-  if (Breaks)
-    Breaks->push_back(total(Out)); // zlib's Z_STREAM_END
+  if (Breaks) {
+    // zlib's Z_STREAM_END, before a boundary still pending (sorted by Out).
+    ZlibCuts::Break M{total(Out), 0, false, false};
+    if (QDone)
+      Breaks->insert(Breaks->end() - 1, M);
+    else
+      Breaks->push_back(M);
+  }
   return Ok;
 }
 
@@ -813,14 +838,14 @@ InflateStatus tl::gunzipBuffer(const uint8_t *In, size_t InSize, uint8_t *Out,
 }
 
 InflateStatus tl::gunzipStream(const uint8_t *In, size_t InSize, size_t BufSize,
-                               size_t RawChunk, std::vector<uint64_t> &Breaks,
+                               size_t RawChunk, ZlibCuts &Cuts,
                                InflateSink Sink, size_t Step,
                                bool ReleaseInput) {
   std::unique_ptr<uint8_t[]> Buf(new uint8_t[BufSize]);
   auto D =
       makeDecoder(In, InSize, Buf.get(), BufSize, Sink, Step, ReleaseInput);
   D->Sliding = true;
-  D->Breaks = &Breaks;
+  D->Breaks = &Cuts.Breaks;
   D->RawChunkBits = uint64_t(RawChunk) * 8;
   if (RawChunk < InSize)
     D->NextRawBits = D->RawChunkBits;
@@ -830,8 +855,7 @@ InflateStatus tl::gunzipStream(const uint8_t *In, size_t InSize, size_t BufSize,
 struct InflateChunks::State {
   std::unique_ptr<uint8_t[]> Buf;
   std::unique_ptr<Decoder> D;
-  std::vector<uint64_t> Breaks;
-  size_t BI = 0;
+  ZlibCuts Cuts;
   uint64_t Sent = 0;
   bool Done = false, Failed = false;
 };
@@ -845,7 +869,7 @@ InflateChunks::InflateChunks(const uint8_t *In, size_t InSize, size_t RawChunk,
                       RawChunk, ReleaseInput);
   Decoder &D = *St->D;
   D.Pull = true;
-  D.Breaks = &St->Breaks;
+  D.Breaks = &St->Cuts.Breaks;
   D.RawChunkBits = uint64_t(RawChunk) * 8;
   if (RawChunk < InSize)
     D.NextRawBits = D.RawChunkBits;
@@ -861,17 +885,8 @@ long InflateChunks::next(char *Dst, size_t Cap) {
   for (;;) {
     if (T.Failed)
       return -1;
-    while (T.BI < T.Breaks.size() && T.Breaks[T.BI] <= T.Sent)
-      ++T.BI;
-    uint64_t E = T.Sent + Cap;
-    if (T.BI < T.Breaks.size())
-      E = std::min(E, T.Breaks[T.BI]);
-    uint64_t Total = D.total(D.Out);
-    if (T.Done)
-      E = std::min(E, Total);
-    // A call is settled once output past it is decoded (zlib checks what
-    // follows a full chunk in the same call), or at the end.
-    if (T.Done ? E > T.Sent : E < Total) {
+    uint64_t E = T.Cuts.next(T.Sent, Cap, D.total(D.Out), T.Done);
+    if (E) {
       size_t N = size_t(E - T.Sent);
       std::memcpy(Dst, D.OutBegin + (T.Sent - D.OutBase), N);
       T.Sent = E;
@@ -879,10 +894,6 @@ long InflateChunks::next(char *Dst, size_t Cap) {
     }
     if (T.Done)
       return 0;
-    if (T.BI > 4096) {
-      T.Breaks.erase(T.Breaks.begin(), T.Breaks.begin() + T.BI);
-      T.BI = 0;
-    }
     D.releaseInput();
     D.slide(T.Sent);
     D.NextMark = D.Out + D.Step;
@@ -892,4 +903,38 @@ long InflateChunks::next(char *Dst, size_t Cap) {
     else if (R != Decoder::Pause)
       T.Failed = true;
   }
+}
+
+uint64_t ZlibCuts::next(uint64_t S, uint64_t Cap, uint64_t Total, bool Final) {
+  while (BI < Breaks.size() && (Breaks[BI].Skip || Breaks[BI].Out <= S))
+    ++BI;
+  if (BI > 4096) {
+    Breaks.erase(Breaks.begin(), Breaks.begin() + BI);
+    BI = 0;
+  }
+  uint64_t E = S + Cap;
+  bool AtRaw = false;
+  if (BI < Breaks.size() && Breaks[BI].Out < E) {
+    E = Breaks[BI].Out;
+    AtRaw = Breaks[BI].Raw;
+  }
+  if (Final)
+    E = std::min(E, Total);
+  // A call is settled once output past it is decoded (zlib reads on past
+  // a full buffer up to the next output), or at the end.
+  if (Final ? E <= S : E >= Total)
+    return 0;
+  if (!AtRaw) {
+    // Ended by a full buffer or a member end: if zlib's reading on took
+    // the current raw chunk's last byte, the next call reads the next
+    // chunk first, so does not stop at this boundary.
+    for (size_t I = BI; I < Breaks.size(); ++I) {
+      if (!Breaks[I].Raw || Breaks[I].Skip)
+        continue;
+      if (E >= Breaks[I].Q)
+        Breaks[I].Skip = true;
+      break;
+    }
+  }
+  return E;
 }

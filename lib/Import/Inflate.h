@@ -51,16 +51,37 @@ using InflateSink =
     llvm::function_ref<bool(const uint8_t *Buf, uint64_t Base, uint64_t Total,
                             bool Final, uint64_t &Keep)>;
 
+/// Where InputStream's zlib calls end (RawChunk input bytes read at a
+/// time, Cap bytes of room per call), from what the decoder records: for
+/// each raw-chunk boundary B (a multiple of RawChunk below the input size),
+/// Out = the output of every literal, match and stored byte wholly before
+/// B (zlib then runs out of input) and Q = the least call end at which
+/// zlib, going on past a full buffer up to the next output, reads byte
+/// B - 1 (so reads the next chunk before the next call); and each member
+/// end (zlib's Z_STREAM_END).
+class LLVM_LIBRARY_VISIBILITY ZlibCuts {
+public:
+  struct Break {
+    uint64_t Out; // UINT64_MAX while a raw boundary is not reached
+    uint64_t Q;
+    bool Raw;
+    bool Skip; // zlib read past this boundary before decoding up to it
+  };
+  std::vector<Break> Breaks;
+  /// The end of the call that starts at S, given output decoded up to
+  /// Total (Final: the input ended after a good member): 0 while that is
+  /// not settled (output past it decides) or at the end.
+  uint64_t next(uint64_t S, uint64_t Cap, uint64_t Total, bool Final);
+
+private:
+  size_t BI = 0;
+};
+
 /// Decode as gunzipBuffer, through a sliding buffer of BufSize bytes
-/// (memory bounded whatever the output size). Breaks gets, in order, the
-/// output offsets where zlib fed RawChunk input bytes at a time stops: for
-/// each multiple K of RawChunk below InSize, the output of every literal,
-/// match and stored byte that lies wholly in the first K input bytes; and
-/// the output at each member end.
-LLVM_LIBRARY_VISIBILITY InflateStatus
-gunzipStream(const uint8_t *In, size_t InSize, size_t BufSize, size_t RawChunk,
-             std::vector<uint64_t> &Breaks, InflateSink Sink, size_t Step,
-             bool ReleaseInput = false);
+/// (memory bounded whatever the output size), recording Cuts.
+LLVM_LIBRARY_VISIBILITY InflateStatus gunzipStream(
+    const uint8_t *In, size_t InSize, size_t BufSize, size_t RawChunk,
+    ZlibCuts &Cuts, InflateSink Sink, size_t Step, bool ReleaseInput = false);
 
 /// gunzipStream driven by its reader, for reading without a decoding
 /// thread: each next() returns the chunk that zlib's next inflate call

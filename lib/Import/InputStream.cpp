@@ -368,22 +368,10 @@ void InputStream::inflaterLoop(Inflater &B) {
     // a member): the consumer sees the same chunks, so the same offsets.
     uint64_t S = 0; // end of the calls so far
     bool Mismatch = false;
-    std::vector<uint64_t> Breaks;
-    size_t BI = 0;
+    ZlibCuts Cuts;
     auto Sink = [&](const uint8_t *Buf, uint64_t Base, uint64_t Total,
                     bool Final, uint64_t &Keep) {
-      for (;;) {
-        while (BI < Breaks.size() && Breaks[BI] <= S)
-          ++BI;
-        uint64_t E = S + ChunkSize;
-        if (BI < Breaks.size())
-          E = std::min(E, Breaks[BI]);
-        if (Final)
-          E = std::min(E, Total);
-        // A call is settled once output past it is decoded (zlib checks
-        // what follows a full chunk in the same call), or at the end.
-        if (Final ? E <= S : E >= Total)
-          break;
+      while (uint64_t E = Cuts.next(S, ChunkSize, Total, Final)) {
         if (S < B.First) {
           if (E > B.First) {
             Mismatch = true; // (start() got another first chunk)
@@ -395,15 +383,11 @@ void InputStream::inflaterLoop(Inflater &B) {
         }
         S = E;
       }
-      if (BI > 4096) {
-        Breaks.erase(Breaks.begin(), Breaks.begin() + BI);
-        BI = 0;
-      }
       Keep = S;
       return true;
     };
     InflateStatus St =
-        gunzipStream(Z->Raw, Z->RawSize, 4 << 20, ChunkSize, Breaks, Sink,
+        gunzipStream(Z->Raw, Z->RawSize, 4 << 20, ChunkSize, Cuts, Sink,
                      ChunkSize, /*ReleaseInput=*/Z->Map != nullptr);
     if (St == InflateStatus::Cancelled && !Mismatch)
       return; // the consumer is gone
