@@ -9,7 +9,9 @@
 #include "tl/Support/Stats.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/ADT/bit.h"
 
 #include <algorithm>
 #include <map>
@@ -55,18 +57,6 @@ CollectiveSummary::CollectiveSummary(const Trace &T, AnalysisManager &AM) {
         continue;
       Fn(E);
     }
-  };
-  auto Rows = [&](auto &&Fn) {
-    forEachKernel([&](EventId E) {
-      ArgValue A = T.args(E);
-      std::array<PyValue, 11> Keys;
-      Keys[0] = PyValue::integer(0);
-      for (unsigned I = 1; I < 11; ++I)
-        Keys[I] = argValueAsTuple(A.getByKeyId(KeyIds[I]));
-      if (Keys[3].isNone() && IsCrossDeviceReduce(E))
-        Keys[3] = PyValue::str("allreduce");
-      Fn(E, Keys);
-    });
   };
   bool AnyGroupName = false, AnyFloatGroupName = false;
   std::set<std::string> Streams;
@@ -118,40 +108,101 @@ CollectiveSummary::CollectiveSummary(const Trace &T, AnalysisManager &AM) {
   };
   std::map<std::vector<std::string>, Acc> ByKey;
   std::vector<std::string> Key;
-  Rows([&](EventId E, std::array<PyValue, 11> &Keys) {
-    if (Keys[1].isNone() || Simplified)
-      Keys[1] = PyValue::str(Simplified ? "all" : "Unknown_Group");
+  // What a kernel's group depends on, as raw ids: each key's arg type and
+  // value (integers and float bits, pooled string pointers, stored
+  // container identities), and the cross_device_reduce name test. Equal
+  // raw keys give equal texts, so the Python values and their reprs are
+  // made once per raw key, not per kernel.
+  struct Memo {
+    Acc *G = nullptr; // null: a key is missing, the kernel is dropped
     std::optional<double> InMB, OutMB;
-    if (Keys[5].kind() == PyValue::Kind::Str) {
-      unsigned B = ncclDtypeBytes(Keys[5].getStr());
-      auto MB = [&](const PyValue &N) -> std::optional<double> {
-        if (!B || !N.isNumber())
-          return std::nullopt;
-        return N.asDouble() * B / (1024.0 * 1024.0);
-      };
-      InMB = MB(Keys[6]);
-      OutMB = MB(Keys[7]);
+  };
+  llvm::StringMap<Memo> ByRaw;
+  std::array<uint64_t, 34> Raw;
+  forEachKernel([&](EventId E) {
+    ArgValue A = T.args(E);
+    std::array<ArgValue, 11> Vals;
+    for (unsigned I = 1; I < 11; ++I) {
+      ArgValue V = Vals[I] = A.getByKeyId(KeyIds[I]);
+      ArgValue::Type Ty = V.type();
+      uint64_t X = 0, Y = 0;
+      switch (Ty) {
+      case ArgValue::Type::Null:
+        break;
+      case ArgValue::Type::Bool:
+        X = V.getBool();
+        break;
+      case ArgValue::Type::Int:
+        X = uint64_t(V.getInt());
+        break;
+      case ArgValue::Type::Double:
+        X = llvm::bit_cast<uint64_t>(V.getDouble());
+        break;
+      case ArgValue::Type::String: {
+        llvm::StringRef Str = V.getString();
+        X = reinterpret_cast<uintptr_t>(Str.data());
+        Y = Str.size();
+        break;
+      }
+      case ArgValue::Type::Array:
+      case ArgValue::Type::Object:
+        X = V.identity();
+        break;
+      }
+      Raw[3 * I] = uint64_t(Ty);
+      Raw[3 * I + 1] = X;
+      Raw[3 * I + 2] = Y;
     }
-    bool Missing = false;
-    Key.clear();
-    for (unsigned K = 0; K < 11; ++K) {
-      if (Keys[K].isNone())
-        Missing = true;
-      else if (AsFloat[K] && Keys[K].kind() == PyValue::Kind::Int)
-        Keys[K] = PyValue::real(double(Keys[K].getInt()));
-      Key.push_back(pyRepr(Keys[K]));
+    Raw[0] = Vals[3].isNull() && IsCrossDeviceReduce(E);
+    Raw[1] = Raw[2] = 0;
+    Raw[33] = 0;
+    llvm::StringRef RawBytes(reinterpret_cast<const char *>(Raw.data()),
+                             sizeof(Raw));
+    auto [MI, NewRaw] = ByRaw.try_emplace(RawBytes);
+    Memo &M = MI->second;
+    if (NewRaw) {
+      std::array<PyValue, 11> Keys;
+      Keys[0] = PyValue::integer(0);
+      for (unsigned I = 1; I < 11; ++I)
+        Keys[I] = argValueAsTuple(Vals[I]);
+      if (Raw[0])
+        Keys[3] = PyValue::str("allreduce");
+      if (Keys[1].isNone() || Simplified)
+        Keys[1] = PyValue::str(Simplified ? "all" : "Unknown_Group");
+      if (Keys[5].kind() == PyValue::Kind::Str) {
+        unsigned B = ncclDtypeBytes(Keys[5].getStr());
+        auto MB = [&](const PyValue &N) -> std::optional<double> {
+          if (!B || !N.isNumber())
+            return std::nullopt;
+          return N.asDouble() * B / (1024.0 * 1024.0);
+        };
+        M.InMB = MB(Keys[6]);
+        M.OutMB = MB(Keys[7]);
+      }
+      bool Missing = false;
+      Key.clear();
+      for (unsigned K = 0; K < 11; ++K) {
+        if (Keys[K].isNone())
+          Missing = true;
+        else if (AsFloat[K] && Keys[K].kind() == PyValue::Kind::Int)
+          Keys[K] = PyValue::real(double(Keys[K].getInt()));
+        Key.push_back(pyRepr(Keys[K]));
+      }
+      if (!Missing) {
+        auto [It, New] = ByKey.try_emplace(Key);
+        if (New)
+          It->second.Keys = std::move(Keys);
+        M.G = &It->second;
+      }
     }
-    if (Missing)
+    if (!M.G)
       return;
-    auto [It, New] = ByKey.try_emplace(Key);
-    Acc &G = It->second;
-    if (New)
-      G.Keys = std::move(Keys);
+    Acc &G = *M.G;
     G.Dur.push_back(T.dur(E));
     if (!G.InMB)
-      G.InMB = InMB;
+      G.InMB = M.InMB;
     if (!G.OutMB)
-      G.OutMB = OutMB;
+      G.OutMB = M.OutMB;
   });
   for (auto &[K, A] : ByKey) {
     CollectiveGroupRow G;
