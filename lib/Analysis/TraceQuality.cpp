@@ -445,12 +445,9 @@ void TraceQuality::detect(const Trace &T) {
     Warm.push_back(fmt::format("{} device allocation calls (cudaMalloc/hipMalloc)",
                                C.DeviceMallocs));
   uint64_t Autotune = 0;
-  // Python frame names are mostly distinct: tested directly; op and
-  // annotation names repeat: once per name.
-  for (EventId E : T.eventsOfKind(EventKind::PythonFunction))
-    Autotune += isAutotuneFrame(T.name(E));
   NamePredicate IsAutotune(T, isAutotuneFrame);
-  for (EventKind K : {EventKind::UserAnnotation, EventKind::CpuOp})
+  for (EventKind K : {EventKind::PythonFunction, EventKind::UserAnnotation,
+                      EventKind::CpuOp})
     for (EventId E : T.eventsOfKind(K))
       Autotune += IsAutotune(E);
   if (Autotune > 0)
