@@ -216,18 +216,16 @@ WorkloadInfo::WorkloadInfo(const Trace &T) {
     Ev += fmt::format("; {} aten:: ops", Aten);
     // vLLM/SGLang model layers (tensor-parallel linears, logits processor).
     uint64_t Serving = 0;
-    // Python frame names are mostly distinct (per-call module instances,
-    // file:line), so they are tested directly rather than memoized.
-    auto IsServingLayer = [](StringRef N) {
-      if (!N.starts_with("nn.Module: "))
-        return false;
+    NameMemo IsServingLayer(T, [](StringRef N) {
       StringRef C = splitModuleInstance(N).first;
-      return C == "QKVParallelLinear" || C == "RowParallelLinear" ||
-             C == "ColumnParallelLinear" || C == "MergedColumnParallelLinear" ||
-             C == "VocabParallelEmbedding" || C == "LogitsProcessor";
-    };
+      return N.starts_with("nn.Module: ") &&
+             (C == "QKVParallelLinear" || C == "RowParallelLinear" ||
+              C == "ColumnParallelLinear" ||
+              C == "MergedColumnParallelLinear" ||
+              C == "VocabParallelEmbedding" || C == "LogitsProcessor");
+    });
     for (EventId E : T.eventsOfKind(EventKind::PythonFunction))
-      if (IsServingLayer(T.name(E)))
+      if (IsServingLayer(E))
         ++Serving;
     std::string V = "PyTorch";
     if (Serving) {
@@ -309,8 +307,10 @@ WorkloadInfo::WorkloadInfo(const Trace &T) {
         TritonTime += T.dur(E);
       }
     }
+    NameMemo IsInductor(
+        T, [](StringRef N) { return N.contains("torch/_inductor"); });
     for (EventId E : T.eventsOfKind(EventKind::PythonFunction))
-      if (T.name(E).contains("torch/_inductor"))
+      if (IsInductor(E))
         ++Inductor;
     NameMemo IsCompiled(T, [](StringRef N) {
       return N.contains("CompiledFxGraph") || N.contains("CompiledFunction") ||
