@@ -21,7 +21,7 @@ static constexpr size_t ChunkSize = 1 << 18;
 struct InputStream::ZState {
   z_stream S;
   bool Init = false;
-  // The whole compressed input for the fast decoder (growing buffer only):
+  // The whole compressed input for the fast decoder (every mode but a pipe):
   // Mem, or the file mapped (Map).
   const uint8_t *Raw = nullptr;
   size_t RawSize = 0;
