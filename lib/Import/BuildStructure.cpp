@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <thread>
 #include <tuple>
 
 using namespace tl;
@@ -61,15 +62,27 @@ void chooseLinkKey(Trace::Storage &S) {
   S.internKeys();
 }
 
-/// Spec 2.4: per-thread stack by time containment with the bleed rule.
-void buildHostTree(Trace::Storage &S,
-                   std::vector<std::pair<EventId, EventId>> &Edges) {
+/// The host tree's events in file order; Edges gets room for their
+/// parents. Allocated by the calling thread: the tree may be built on
+/// another, whose malloc arena could not reuse the memory the parse freed.
+std::vector<EventId>
+hostTreeEvents(Trace::Storage &S,
+               std::vector<std::pair<EventId, EventId>> &Edges) {
   std::vector<EventId> Cands;
   for (EventId E = 0; E < S.size(); ++E)
     if (isHostTreeKind(S.Kind[E]))
       Cands.push_back(E);
-  std::stable_sort(Cands.begin(), Cands.end(),
-                   [&](EventId A, EventId B) { return S.Ts[A] < S.Ts[B]; });
+  Edges.reserve(Cands.size()); // at most one parent each
+  return Cands;
+}
+
+/// Spec 2.4: per-thread stack by time containment with the bleed rule.
+void buildHostTree(Trace::Storage &S, std::vector<EventId> Cands,
+                   std::vector<std::pair<EventId, EventId>> &Edges) {
+  // By ts, ties in file order (a stable sort without its buffer).
+  std::sort(Cands.begin(), Cands.end(), [&](EventId A, EventId B) {
+    return S.Ts[A] < S.Ts[B] || (S.Ts[A] == S.Ts[B] && A < B);
+  });
   std::vector<std::vector<EventId>> Stacks(S.Tracks.size());
   std::vector<uint32_t> CpuOnStack(S.Tracks.size(), 0);
   auto End = [&](EventId E) { return S.Ts[E] + S.Dur[E]; };
@@ -115,6 +128,7 @@ void buildHostTree(Trace::Storage &S,
 void linkGpu(Trace::Storage &S, ImportState &State,
              std::vector<std::pair<EventId, EventId>> &Edges) {
   StrId Key = S.LinkKey;
+  Edges.reserve(S.Gpu.size()); // at most one parent each
   auto Attach = [&](EventId R, EventId G) {
     if (G == R || !isGpuKind(S.Kind[G])) {
       State.warn(S, "event " + std::to_string(S.Uid[R]) +
@@ -136,18 +150,29 @@ void linkGpu(Trace::Storage &S, ImportState &State,
     return N == "cudaGraphLaunch" || N == "hipGraphLaunch";
   };
 
+  // Runtime events with an indexable link value, and that value (read
+  // once: both passes below need it).
   std::vector<EventId> Runtime;
-  for (EventId E = 0; E < S.size(); ++E)
-    if (isRuntimeKind(S.Kind[E]))
+  std::vector<int64_t> RuntimeLink;
+  uint64_t GraphLaunchesWithoutLink = 0;
+  for (EventId E = 0; E < S.size(); ++E) {
+    if (!isRuntimeKind(S.Kind[E]))
+      continue;
+    auto L = S.intArg(E, Key);
+    if (L && indexable(*L)) {
       Runtime.push_back(E);
+      RuntimeLink.push_back(*L);
+    } else if (IsGraphLaunch(E)) {
+      ++GraphLaunchesWithoutLink;
+    }
+  }
 
   // Duplicate link values among runtime events (counted, both modes).
   llvm::DenseMap<int64_t, EventId> RuntimeByLink;
   llvm::DenseMap<int64_t, std::vector<EventId>> GraphGpu;
-  for (EventId R : Runtime) {
-    auto L = S.intArg(R, Key);
-    if (!L || !indexable(*L))
-      continue;
+  for (size_t I = 0; I < Runtime.size(); ++I) {
+    EventId R = Runtime[I];
+    const int64_t *L = &RuntimeLink[I];
     auto [It, New] = RuntimeByLink.try_emplace(*L, R);
     if (!New) {
       ++S.Stats.DuplicateCorrelations;
@@ -171,17 +196,32 @@ void linkGpu(Trace::Storage &S, ImportState &State,
 
   bool HasFlows = !State.Flows.empty();
   if (HasFlows) {
-    llvm::DenseMap<int64_t, bool> Starts;
-    llvm::DenseMap<int64_t, TrackId> Ends; // last one wins
+    // Per flow id: a start was seen, and the track of its last end (~0u:
+    // none, or a track without events). One map: it is the largest
+    // structure here.
+    struct FlowEnds {
+      TrackId End = ~0u;
+      bool Start = false;
+    };
+    llvm::DenseMap<int64_t, FlowEnds> Flows;
+    Flows.reserve(State.Flows.size() / 2); // a start and an end per id
+    std::vector<TrackId> WhereTrack;
+    for (auto &[Pid, Tid] : State.FlowTracks)
+      WhereTrack.push_back(State.findTrack(Pid, Tid));
+    // Flow ends resolve only to events of the tracks they name: the
+    // others need no entry below.
+    std::vector<uint8_t> EndTrack(S.Tracks.size(), 0);
     for (const FlowRecord &F : State.Flows) {
       if (!indexable(F.Id))
         continue;
       if (F.IsStart)
-        Starts[F.Id] = true;
+        Flows[F.Id].Start = true;
       else
-        Ends[F.Id] = State.findTrack(State.FlowTracks[F.Where].first,
-                                     State.FlowTracks[F.Where].second);
+        Flows[F.Id].End = WhereTrack[F.Where];
     }
+    for (auto &[Id, F] : Flows)
+      if (F.End != ~0u)
+        EndTrack[F.End] = 1;
     State.Flows.clear();
     State.Flows.shrink_to_fit();
     // ptl[(track, link)] = last event with that key (spec 2.3): a sorted
@@ -196,47 +236,44 @@ void linkGpu(Trace::Storage &S, ImportState &State,
     };
     std::vector<PtlEntry> Ptl;
     for (EventId E = 0; E < S.size(); ++E)
-      if (auto L = S.intArg(E, Key))
-        if (indexable(*L))
-          Ptl.push_back({*L, S.TrackOf[E], E});
+      if (EndTrack[S.TrackOf[E]])
+        if (auto L = S.intArg(E, Key))
+          if (indexable(*L))
+            Ptl.push_back({*L, S.TrackOf[E], E});
     std::sort(Ptl.begin(), Ptl.end());
     auto FindPtl = [&](TrackId T, int64_t L) -> EventId {
-      auto It = std::upper_bound(Ptl.begin(), Ptl.end(),
-                                 PtlEntry{L, T, NoEvent});
+      auto It =
+          std::upper_bound(Ptl.begin(), Ptl.end(), PtlEntry{L, T, NoEvent});
       if (It == Ptl.begin() || std::prev(It)->Link != L ||
           std::prev(It)->Track != T)
         return NoEvent;
       return std::prev(It)->E;
     };
-    for (EventId R : Runtime) {
-      auto L = S.intArg(R, Key);
-      if (!L || !indexable(*L))
-        continue;
+    for (size_t I = 0; I < Runtime.size(); ++I) {
+      EventId R = Runtime[I];
+      const int64_t *L = &RuntimeLink[I];
       if (IsGraphLaunch(R)) {
         ++S.Stats.GraphLaunches;
         for (EventId G : GraphGpu[*L])
           Attach(R, G);
         continue;
       }
-      if (!Starts.count(*L))
+      auto FIt = Flows.find(*L);
+      if (FIt == Flows.end() || !FIt->second.Start || FIt->second.End == ~0u)
         continue;
-      auto EIt = Ends.find(*L);
-      if (EIt == Ends.end() || EIt->second == ~0u)
-        continue;
-      EventId G = FindPtl(EIt->second, *L);
+      EventId G = FindPtl(FIt->second.End, *L);
       if (G != NoEvent)
         Attach(R, G);
     }
   } else {
     // No flows at all: link by a unique runtime event with the same value.
     uint64_t Ambiguous = 0;
-    for (EventId R : Runtime)
-      if (IsGraphLaunch(R)) {
+    S.Stats.GraphLaunches += GraphLaunchesWithoutLink;
+    for (size_t I = 0; I < Runtime.size(); ++I)
+      if (IsGraphLaunch(Runtime[I])) {
         ++S.Stats.GraphLaunches;
-        if (auto L = S.intArg(R, Key))
-          if (indexable(*L))
-            for (EventId G : GraphGpu[*L])
-              Attach(R, G);
+        for (EventId G : GraphGpu[RuntimeLink[I]])
+          Attach(Runtime[I], G);
       }
     for (EventId G : S.Gpu) {
       if (S.Parent[G] != NoEvent)
@@ -264,17 +301,20 @@ void linkGpu(Trace::Storage &S, ImportState &State,
 
 /// Children CSR in edge order (host children by ts, then GPU children).
 void buildChildren(Trace::Storage &S,
-                   const std::vector<std::pair<EventId, EventId>> &Edges) {
+                   const std::vector<std::pair<EventId, EventId>> &Host,
+                   const std::vector<std::pair<EventId, EventId>> &Gpu) {
   size_t N = S.size();
   S.ChildBegin.assign(N + 1, 0);
-  for (auto &[P, C] : Edges)
-    ++S.ChildBegin[P + 1];
+  for (auto *Edges : {&Host, &Gpu})
+    for (auto &[P, C] : *Edges)
+      ++S.ChildBegin[P + 1];
   std::partial_sum(S.ChildBegin.begin(), S.ChildBegin.end(),
                    S.ChildBegin.begin());
-  S.Children.resize(Edges.size());
+  S.Children.resize(Host.size() + Gpu.size());
   std::vector<uint32_t> Fill(S.ChildBegin.begin(), S.ChildBegin.end() - 1);
-  for (auto &[P, C] : Edges)
-    S.Children[Fill[P]++] = C;
+  for (auto *Edges : {&Host, &Gpu})
+    for (auto &[P, C] : *Edges)
+      S.Children[Fill[P]++] = C;
 }
 
 /// Preorder numbering of the forest; a subtree is [Pre, SubEnd). Linked GPU
@@ -389,17 +429,29 @@ void linkFwdBwd(Trace::Storage &S) {
 
 } // namespace
 
-void tl::buildStructure(Trace::Storage &S, ImportState &State) {
+void tl::buildStructure(Trace::Storage &S, ImportState &State,
+                        bool TwoThreads) {
   applyMetadata(S, State);
   chooseLinkKey(S);
   S.Parent.assign(S.size(), NoEvent);
-  std::vector<std::pair<EventId, EventId>> Edges;
-  Edges.reserve(S.size()); // at most one parent per event
-  buildHostTree(S, Edges);
-  linkGpu(S, State, Edges);
-  buildChildren(S, Edges);
-  Edges.clear();
-  Edges.shrink_to_fit();
+  // The host tree and the GPU links write the parents of disjoint kinds,
+  // their own stats and edge lists (only linkGpu warns), and read the
+  // columns and args, which no longer change: with two threads they run
+  // side by side (host edges then GPU edges make the same children order).
+  std::vector<std::pair<EventId, EventId>> HostEdges, GpuEdges;
+  std::vector<EventId> HostEvents = hostTreeEvents(S, HostEdges);
+  if (TwoThreads) {
+    std::thread Host(
+        [&] { buildHostTree(S, std::move(HostEvents), HostEdges); });
+    linkGpu(S, State, GpuEdges);
+    Host.join();
+  } else {
+    buildHostTree(S, std::move(HostEvents), HostEdges);
+    linkGpu(S, State, GpuEdges);
+  }
+  buildChildren(S, HostEdges, GpuEdges);
+  HostEdges = {};
+  GpuEdges = {};
   buildGpuRanges(S);
   linkFwdBwd(S);
   if (S.Stats.BleedDrops)

@@ -54,7 +54,8 @@ struct ImportState {
 
 /// Build tracks' names, the linking key, the host call tree, runtime->GPU
 /// links, subtree GPU ranges and fwd->bwd links (spec sections 1.5, 2).
-void buildStructure(Trace::Storage &S, ImportState &State);
+/// TwoThreads: the host tree is built on a second thread meanwhile.
+void buildStructure(Trace::Storage &S, ImportState &State, bool TwoThreads);
 
 } // namespace tl
 

@@ -841,7 +841,7 @@ static llvm::Expected<Trace> importStream(InputStream &In, llvm::StringRef Name,
     return makeError(Name, In.Tell(),
                      "expected a \"traceEvents\" array in the top-level "
                      "object");
-  buildStructure(S, State);
+  buildStructure(S, State, TwoThreads);
   if (State.WarningCount > S.Stats.Warnings.size())
     S.Stats.Warnings.push_back(
         std::to_string(State.WarningCount - S.Stats.Warnings.size()) +

@@ -3,6 +3,7 @@
 // Small hand-made traces; expected structure worked out from spec 2.4-2.7.
 //
 //===----------------------------------------------------------------------===//
+#include "tl/IR/Printer.h"
 #include "tl/IR/Verifier.h"
 #include "tl/Import/Importer.h"
 
@@ -37,12 +38,14 @@ struct J {
                  ",\"tid\":" + std::to_string(Tid) + ",\"ts\":0}");
     return *this;
   }
-  Trace import() {
+  Trace import(unsigned Threads = 0) {
     std::string S = "{\"traceEvents\":[";
     for (size_t I = 0; I < Ev.size(); ++I)
       S += (I ? "," : "") + Ev[I];
     S += "]}";
-    auto T = importTraceFromBuffer(S, "t.json");
+    ImportOptions O;
+    O.Threads = Threads;
+    auto T = importTraceFromBuffer(S, "t.json", O);
     if (!T) {
       ADD_FAILURE() << llvm::toString(T.takeError());
       return Trace();
@@ -160,6 +163,78 @@ TEST(Linking, GraphLaunchTakesEveryKernel) {
   EXPECT_EQ(T.parent(1), 0u);
   EXPECT_EQ(T.parent(2), 0u);
   EXPECT_EQ(T.subtreeGpuEvents(0).size(), 2u);
+}
+
+TEST(Linking, GraphLaunchWithoutLinkValueIsCounted) {
+  // No flows: the second graph launch has no correlation, so it links
+  // nothing but is still a graph launch (2); g1 goes under the first.
+  Trace T =
+      J().x("cuda_runtime", "cudaGraphLaunch", 0, 2, 1, "\"correlation\":9")
+          .x("cuda_runtime", "cudaGraphLaunch", 3, 2, 1)
+          .x("kernel", "g1", 10, 1, 7, "\"correlation\":9", 0)
+          .import();
+  EXPECT_EQ(T.stats().GraphLaunches, 2u);
+  EXPECT_EQ(T.parent(2), 0u);
+  EXPECT_EQ(T.stats().LinkedGpuEvents, 1u);
+}
+
+TEST(Linking, FlowEndOnANonGpuEventWarns) {
+  // Flow 1 ends on track (1, 1), whose last event with correlation 1 is the
+  // runtime event itself: not linked, one warning. Flow 2 ends on the
+  // kernel's stream: k2 links.
+  Trace T =
+      J().x("cuda_runtime", "cudaLaunchKernel", 0, 2, 1, "\"correlation\":1")
+          .x("cuda_runtime", "cudaLaunchKernel", 3, 2, 1, "\"correlation\":2")
+          .x("kernel", "k1", 10, 1, 7, "\"correlation\":1", 0)
+          .x("kernel", "k2", 12, 1, 7, "\"correlation\":2", 0)
+          .flow('s', 1, 1, 1)
+          .flow('f', 1, 1, 1)
+          .flow('s', 2, 1, 1)
+          .flow('f', 2, 0, 7)
+          .import();
+  EXPECT_EQ(T.parent(2), NoEvent);
+  EXPECT_EQ(T.parent(3), 1u);
+  EXPECT_EQ(T.stats().LinkedGpuEvents, 1u);
+  ASSERT_EQ(T.stats().Warnings.size(), 1u);
+  EXPECT_EQ(T.stats().Warnings[0],
+            "event 0: launch flow ends at a non-GPU event; ignored");
+}
+
+TEST(Linking, TwoThreadsBuildTheSameStructure) {
+  // With two threads the host tree is built beside the GPU links: every
+  // link, child order, bleed drop and warning must be the one-thread ones.
+  J B;
+  for (int I = 0; I < 40; ++I) {
+    double T0 = I * 100;
+    std::string C = "\"correlation\":" + std::to_string(I);
+    B.x("cpu_op", "op", T0, 50, 1 + I % 3,
+        "\"Sequence number\":" + std::to_string(I % 7))
+        .x("cuda_runtime", I % 9 ? "cudaLaunchKernel" : "cudaGraphLaunch",
+           T0 + 1, 2, 1 + I % 3, C)
+        .x("cpu_op", "autograd::engine::evaluate_function: XBackward0",
+           T0 + 49.5, 10, 1 + I % 3,
+           "\"Sequence number\":" + std::to_string(I % 5))
+        .x("kernel", "k", T0 + 60, 5, 7, C, 0)
+        .x("kernel", "k", T0 + 70, 5, 8, C, 0);
+    if (I % 4) {
+      B.flow('s', I, 1, 1 + I % 3);
+      B.flow('f', I, 0, I % 2 ? 7 : 8);
+    }
+  }
+  auto Dump = [](const Trace &T) {
+    std::string S;
+    llvm::raw_string_ostream OS(S);
+    printTrace(T, OS);
+    for (const std::string &W : T.stats().Warnings)
+      OS << W << "\n";
+    OS << T.stats().LinkedGpuEvents << " " << T.stats().BleedDrops << " "
+       << T.stats().GraphLaunches << "\n";
+    return S;
+  };
+  Trace One = B.import(1), Two = B.import(2);
+  EXPECT_GT(One.stats().LinkedGpuEvents, 0u);
+  EXPECT_GT(One.stats().BleedDrops, 0u);
+  EXPECT_EQ(Dump(One), Dump(Two));
 }
 
 TEST(Linking, ForwardBackward) {
