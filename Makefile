@@ -7,11 +7,13 @@
 #                     tests with 4 threads
 #   make fuzz       - clang-19 libFuzzer build (build-fuzz): replays the
 #                     regression inputs, then fuzzes the importer for
-#                     FUZZ_SECONDS (default 120)
+#                     FUZZ_SECONDS (default 120) and the gzip decoder
+#                     against zlib for INFLATE_FUZZ_SECONDS (default 60)
 #   make check-all  - check + check-asan + check-tsan + fuzz
 # Cost without ccache (CPU seconds, ~half that in wall time on an idle 2-core
 # machine; docs/Robustness.md): check-asan ~500 build + ~130 suite,
-# check-tsan ~280 build + ~10 tests, fuzz ~50 build + FUZZ_SECONDS.
+# check-tsan ~280 build + ~10 tests, fuzz ~50 build + FUZZ_SECONDS
+# + INFLATE_FUZZ_SECONDS.
 # Performance (docs/performance.md):
 #   make bench      - Release build in build-bench, tl-gen 1 GB + 4 GB inputs
 #                     and the shared traces, median of 5 runs per stage;
@@ -31,6 +33,7 @@ ASAN_BUILD ?= build-asan
 TSAN_BUILD ?= build-tsan
 FUZZ_BUILD ?= build-fuzz
 FUZZ_SECONDS ?= 120
+INFLATE_FUZZ_SECONDS ?= 60
 LIT := python3 /usr/lib/llvm-19/build/utils/lit/lit.py
 
 .PHONY: all deps deps-extra configure build demo check check-fast fuzz sanitize bench install clean \
@@ -85,12 +88,15 @@ check-tsan: deps-extra
 # add each to test/Fuzz/regressions (see docs/Robustness.md).
 fuzz: deps-extra
 	CC=clang-19 CXX=clang++-19 cmake -S . -B $(FUZZ_BUILD) -G Ninja -DTL_ENABLE_FUZZER=ON -DTL_BUILD_TESTS=OFF
-	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target tl-import-fuzzer
+	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target tl-import-fuzzer tl-inflate-fuzzer
 	./$(FUZZ_BUILD)/bin/tl-import-fuzzer -runs=0 test/Fuzz/regressions
-	mkdir -p $(FUZZ_BUILD)/corpus $(FUZZ_BUILD)/artifacts
+	mkdir -p $(FUZZ_BUILD)/corpus $(FUZZ_BUILD)/inflate-corpus $(FUZZ_BUILD)/artifacts
 	./$(FUZZ_BUILD)/bin/tl-import-fuzzer $(FUZZ_BUILD)/corpus test/Fuzz/corpus \
 	  -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
 	  -artifact_prefix=$(FUZZ_BUILD)/artifacts/ -print_final_stats=1
+	./$(FUZZ_BUILD)/bin/tl-inflate-fuzzer $(FUZZ_BUILD)/inflate-corpus \
+	  -max_total_time=$(INFLATE_FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
+	  -artifact_prefix=$(FUZZ_BUILD)/artifacts/inflate- -print_final_stats=1
 
 check-all: check check-asan check-tsan fuzz
 
