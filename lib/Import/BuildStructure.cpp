@@ -196,59 +196,50 @@ void linkGpu(Trace::Storage &S, ImportState &State,
 
   bool HasFlows = !State.Flows.empty();
   if (HasFlows) {
-    // Per flow id: a start was seen, and the track of its last end (~0u:
-    // none, or a track without events). One map: it is the largest
+    // Per flow id: a start was seen, the track of its last end (NoTrack:
+    // none, or a track without events), and ptl[(that track, id)], the
+    // last event there with the id as link value (spec 2.3). Only that
+    // pair of ptl is ever asked for, so it is kept here instead of a
+    // table of every (track, link) pair. One map: it is the largest
     // structure here.
+    constexpr uint32_t NoTrack = 0x7fffffff;
     struct FlowEnds {
-      TrackId End = ~0u;
-      bool Start = false;
+      uint32_t End : 31;
+      uint32_t Start : 1;
+      EventId Target;
     };
+    static_assert(sizeof(FlowEnds) == 8, "FlowEnds must stay 8 bytes");
     llvm::DenseMap<int64_t, FlowEnds> Flows;
     Flows.reserve(State.Flows.size() / 2); // a start and an end per id
-    std::vector<TrackId> WhereTrack;
-    for (auto &[Pid, Tid] : State.FlowTracks)
-      WhereTrack.push_back(State.findTrack(Pid, Tid));
-    // Flow ends resolve only to events of the tracks they name: the
-    // others need no entry below.
-    std::vector<uint8_t> EndTrack(S.Tracks.size(), 0);
+    std::vector<uint32_t> WhereTrack;
+    for (auto &[Pid, Tid] : State.FlowTracks) {
+      TrackId T = State.findTrack(Pid, Tid);
+      WhereTrack.push_back(T < NoTrack ? T : NoTrack);
+    }
     for (const FlowRecord &F : State.Flows) {
       if (!indexable(F.Id))
         continue;
+      auto [It, New] = Flows.try_emplace(F.Id, FlowEnds{NoTrack, 0, NoEvent});
       if (F.IsStart)
-        Flows[F.Id].Start = true;
+        It->second.Start = 1;
       else
-        Flows[F.Id].End = WhereTrack[F.Where];
+        It->second.End = WhereTrack[F.Where];
     }
-    for (auto &[Id, F] : Flows)
-      if (F.End != ~0u)
-        EndTrack[F.End] = 1;
     State.Flows.clear();
     State.Flows.shrink_to_fit();
-    // ptl[(track, link)] = last event with that key (spec 2.3): a sorted
-    // (link, track, event) list is half the size of a hash map.
-    struct PtlEntry {
-      int64_t Link;
-      TrackId Track;
-      EventId E;
-      bool operator<(const PtlEntry &O) const {
-        return std::tie(Link, Track, E) < std::tie(O.Link, O.Track, O.E);
-      }
-    };
-    std::vector<PtlEntry> Ptl;
+    // Flow ends resolve only to events of the tracks they name.
+    std::vector<uint8_t> EndTrack(S.Tracks.size(), 0);
+    for (auto &[Id, F] : Flows)
+      if (F.End != NoTrack)
+        EndTrack[F.End] = 1;
     for (EventId E = 0; E < S.size(); ++E)
       if (EndTrack[S.TrackOf[E]])
         if (auto L = S.intArg(E, Key))
-          if (indexable(*L))
-            Ptl.push_back({*L, S.TrackOf[E], E});
-    std::sort(Ptl.begin(), Ptl.end());
-    auto FindPtl = [&](TrackId T, int64_t L) -> EventId {
-      auto It =
-          std::upper_bound(Ptl.begin(), Ptl.end(), PtlEntry{L, T, NoEvent});
-      if (It == Ptl.begin() || std::prev(It)->Link != L ||
-          std::prev(It)->Track != T)
-        return NoEvent;
-      return std::prev(It)->E;
-    };
+          if (indexable(*L)) {
+            auto It = Flows.find(*L);
+            if (It != Flows.end() && It->second.End == S.TrackOf[E])
+              It->second.Target = E; // the last one wins
+          }
     for (size_t I = 0; I < Runtime.size(); ++I) {
       EventId R = Runtime[I];
       const int64_t *L = &RuntimeLink[I];
@@ -259,11 +250,10 @@ void linkGpu(Trace::Storage &S, ImportState &State,
         continue;
       }
       auto FIt = Flows.find(*L);
-      if (FIt == Flows.end() || !FIt->second.Start || FIt->second.End == ~0u)
+      if (FIt == Flows.end() || !FIt->second.Start)
         continue;
-      EventId G = FindPtl(FIt->second.End, *L);
-      if (G != NoEvent)
-        Attach(R, G);
+      if (FIt->second.Target != NoEvent)
+        Attach(R, FIt->second.Target);
     }
   } else {
     // No flows at all: link by a unique runtime event with the same value.
