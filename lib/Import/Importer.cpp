@@ -632,6 +632,18 @@ private:
         .Default(EventKind::Other);
   }
 
+  /// kindOf(Cat) by the category's string id: a trace has few categories,
+  /// and they repeat on every event.
+  EventKind kindOfCat(StrId Id) {
+    if (Id >= KindByCat.size())
+      KindByCat.resize(std::max<size_t>(Id + 1, KindByCat.size() * 2),
+                       NoKind);
+    uint8_t &K = KindByCat[Id];
+    if (K == NoKind)
+      K = uint8_t(kindOf(Cat));
+    return EventKind(K);
+  }
+
   bool addComplete(uint64_t Uid) {
     ++S.Stats.CompleteEvents;
     if (!HasTs || !HasDur) {
@@ -651,11 +663,13 @@ private:
       return fail("expected at most " + std::to_string(Opts.MaxEvents) +
                   " events (event limit)");
     EventId E = EventId(S.size());
-    EventKind K = HasCat ? kindOf(Cat) : EventKind::Other;
+    StrId NameId = intern(Name);
+    StrId CatId = HasCat ? intern(Cat) : 0;
+    EventKind K = HasCat ? kindOfCat(CatId) : EventKind::Other;
     S.Kind.push_back(K);
     S.Uid.push_back(uint32_t(Uid));
-    S.Name.push_back(intern(Name));
-    S.Cat.push_back(HasCat ? intern(Cat) : 0);
+    S.Name.push_back(NameId);
+    S.Cat.push_back(CatId);
     S.Ts.push_back(Ts);
     S.Dur.push_back(Dur);
     if (!(Pid == LastPid && Tid == LastTid) || LastTrack == ~0u) {
@@ -694,6 +708,10 @@ private:
   ArgStore::Mark ArgMark{0, 0};
   TrackPart LastPid, LastTid;
   TrackId LastTrack = ~0u;
+
+  /// Event kind by category string id (NoKind: not seen yet).
+  static constexpr uint8_t NoKind = 0xff;
+  std::vector<uint8_t> KindByCat;
 
   TailParser *Tail = nullptr;
   bool ReplayFailed = false;
