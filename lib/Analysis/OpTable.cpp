@@ -365,6 +365,7 @@ OpTable::OpTable(const Trace &T, AnalysisManager &AM) : T(T) {
     uint32_t ArgKeyIds[4];
     for (int J = 0; J < 4; ++J)
       ArgKeyIds[J] = T.strings().lookup(ArgKeys[J]);
+    ArgKeySlots Slots;
     llvm::DenseMap<TrackId, std::array<uint32_t, 3>> TrackIds;
     llvm::StringMap<uint32_t> GroupOf;
     std::vector<std::vector<uint32_t>> Members; // launcher rows per group
@@ -381,9 +382,10 @@ OpTable::OpTable(const Trace &T, AnalysisManager &AM) : T(T) {
                       Ids.text(processLabelOf(T, L)),
                       Ids.text(threadNameOf(T, L))};
       std::copy(TI->second.begin(), TI->second.end(), K.begin() + 4);
-      ArgValue A = T.args(L);
+      ArgValue Vals[4];
+      T.args(L).getByKeyIds(ArgKeyIds, 4, Vals, Slots);
       for (int J = 0; J < 4; ++J) {
-        ArgValue V = A.getByKeyId(ArgKeyIds[J]);
+        ArgValue V = Vals[J];
         if (V.isNull()) {
           K[7 + J] = NoneId;
           continue;

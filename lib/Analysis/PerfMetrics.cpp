@@ -418,6 +418,7 @@ struct OpPerfCache::Impl {
   /// Interned ids of the five model args (0 when no event has the key):
   /// looked up once, not per event and key.
   StrId ArgKeys[5] = {0, 0, 0, 0, 0};
+  ArgKeySlots Slots;
   /// The arg part of the last event's key: callers asking for an event's
   /// forward and backward metrics in a row read its args once.
   EventId LastE = NoEvent;
@@ -443,13 +444,12 @@ OpPerfCache::Entry &OpPerfCache::model(EventId E, EventId GemmKernel) {
     P->LastE = E;
     std::fill(P->LastArgs, P->LastArgs + 5, 0);
     P->LastHasOutput = false;
-    ArgValue A = T.args(E);
-    if (A && A.isObject()) {
-      for (int I = 0; I < 4; ++I)
-        P->LastArgs[I] = A.getByKeyId(P->ArgKeys[I]).identity();
-      P->LastArgs[4] =
-          A.getByKeyId(P->ArgKeys[4], &P->LastHasOutput).identity();
-    }
+    ArgValue V[5];
+    bool Found[5];
+    T.args(E).getByKeyIds(P->ArgKeys, 5, V, P->Slots, Found);
+    for (int I = 0; I < 5; ++I)
+      P->LastArgs[I] = V[I].identity();
+    P->LastHasOutput = Found[4];
   }
   std::copy(P->LastArgs, P->LastArgs + 5, K.Args);
   K.HasOutput = P->LastHasOutput;

@@ -363,6 +363,7 @@ UnifiedPerfTable::UnifiedPerfTable(const Trace &T, AnalysisManager &AM) {
   StrId KeyIds[4];
   for (int J = 0; J < 4; ++J)
     KeyIds[J] = T.strings().lookup(KeyArgs[J]);
+  ArgKeySlots Slots;
   // What the group key of the current instance is made from.
   struct Cur {
     EventId E = NoEvent, Kernel = NoEvent; // Kernel: synthetic ops
@@ -436,14 +437,10 @@ UnifiedPerfTable::UnifiedPerfTable(const Trace &T, AnalysisManager &AM) {
     C.E = E;
     C.Kernel = I.Kernel;
     C.Present = 0;
-    ArgValue A = T.args(E);
-    if (A && A.isObject())
-      for (int J = 0; J < 4; ++J) {
-        ArgValue V = A.getByKeyId(KeyIds[J]);
-        C.Vals[J] = V;
-        if (!V.isNull()) // missing or null: None
-          C.Present |= 1u << J;
-      }
+    T.args(E).getByKeyIds(KeyIds, 4, C.Vals, Slots);
+    for (int J = 0; J < 4; ++J)
+      if (!C.Vals[J].isNull()) // missing or null: None
+        C.Present |= 1u << J;
     if (I.Kernel != NoEvent) {
       C.SynthName =
           (T.name(E) + "->" + T.name(I.Kernel) + " (Synthetic Op)").str();

@@ -6,6 +6,7 @@
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cassert>
 #include <charconv>
 #include <cmath>
 
@@ -126,6 +127,52 @@ ArgValue ArgValue::getByKeyId(uint32_t KeyId, bool *Found) const {
   if (type() != Type::Object)
     return ArgValue();
   return S->memberByKey(Node, KeyId, Found);
+}
+
+void ArgValue::getByKeyIds(const uint32_t *KeyIds, unsigned N, ArgValue *Out,
+                           ArgKeySlots &Slots, bool *Found) const {
+  assert(N <= ArgKeySlots::MaxKeys && "too many keys");
+  for (unsigned J = 0; J < N; ++J) {
+    Out[J] = ArgValue();
+    if (Found)
+      Found[J] = false;
+  }
+  if (!S || Member)
+    return;
+  const ArgNode &O = S->node(Node);
+  if (O.Ty != Type::Object)
+    return;
+  if (!O.Compact) {
+    for (unsigned J = 0; J < N; ++J)
+      Out[J] = S->memberByKey(Node, KeyIds[J], Found ? &Found[J] : nullptr);
+    return;
+  }
+  if (Slots.Layout != O.C.Count) {
+    // First match per key, as memberByKey finds it (0 = absent key).
+    llvm::ArrayRef<SchemaMember> Sch = S->schema(O.C.Count);
+    for (unsigned J = 0; J < N; ++J) {
+      Slots.Pos[J] = -1;
+      for (uint32_t I = 0, E = uint32_t(Sch.size()); KeyIds[J] && I < E; ++I)
+        if (Sch[I].Key == KeyIds[J]) {
+          Slots.Pos[J] = int32_t(I);
+          Slots.Offset[J] = Sch[I].Offset;
+          Slots.Container[J] =
+              Sch[I].Ty == Type::Array || Sch[I].Ty == Type::Object;
+          break;
+        }
+    }
+    Slots.Layout = O.C.Count;
+  }
+  // The views ArgStore::memberAt makes, without its schema lookups.
+  for (unsigned J = 0; J < N; ++J) {
+    if (Slots.Pos[J] < 0)
+      continue;
+    Out[J] = Slots.Container[J]
+                 ? ArgValue(S, *S->Words.at(O.C.First + Slots.Offset[J]))
+                 : ArgValue(S, Node, uint32_t(Slots.Pos[J]) + 1);
+    if (Found)
+      Found[J] = true;
+  }
 }
 
 bool ArgValue::hasKey(llvm::StringRef Key) const {

@@ -19,6 +19,17 @@ namespace tl {
 class ArgStore;
 struct ArgNode;
 
+/// Member places of a few keys in the last compact args layout seen
+/// (ArgValue::getByKeyIds; one per caller and key list).
+struct ArgKeySlots {
+  static constexpr unsigned MaxKeys = 8;
+  uint32_t Layout = ~0u; // schema id the places belong to
+  int32_t Pos[MaxKeys];  // member index, -1 when absent
+  /// Containers are stored as a node index at word Offset[J] of the object.
+  uint16_t Offset[MaxKeys];
+  bool Container[MaxKeys];
+};
+
 class ArgValue {
 public:
   enum class Type : uint8_t { Null, Bool, Int, Double, String, Array, Object };
@@ -60,6 +71,12 @@ public:
   /// absent): callers asking many events for the same keys look each key
   /// up once. Found, when non-null, tells a present null from an absent key.
   ArgValue getByKeyId(uint32_t KeyId, bool *Found = nullptr) const;
+  /// getByKeyId for N <= ArgKeySlots::MaxKeys keys at once: Out[J] (and
+  /// Found[J] when Found is non-null) as getByKeyId(KeyIds[J]) gives them.
+  /// Args objects share a few layouts: Slots remembers the members' places
+  /// in the last layout, so events of that layout skip the key search.
+  void getByKeyIds(const uint32_t *KeyIds, unsigned N, ArgValue *Out,
+                   ArgKeySlots &Slots, bool *Found = nullptr) const;
 
   /// JSON text of this value (compact, keys in original order).
   std::string toJson() const;
