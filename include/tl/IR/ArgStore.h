@@ -84,8 +84,12 @@ public:
     // added since the last commit()).
     for (uint64_t H : Recent) {
       auto It = Shared.find(H);
-      if (It != Shared.end() && It->second >= N)
+      if (It != Shared.end() && It->second >= N) {
         Shared.erase(It);
+        FrontEntry &F = Front[frontSlot(H)];
+        if (F.H == H)
+          F = FrontEntry();
+      }
     }
     Recent.clear();
   }
@@ -105,15 +109,29 @@ public:
       H ^= H >> 29;
     }
     H &= ~0ull >> 2; // keep clear of DenseMap's reserved keys
-    auto It = Shared.find(H);
-    if (It != Shared.end() && equalRange(It->second, R, Count))
-      return It->second;
+    // The front table holds recent (hash, Shared[hash]) pairs: most
+    // ranges repeat one seen shortly before, and a hit spares a probe of
+    // the large map.
+    FrontEntry &F = Front[frontSlot(H)];
+    bool Known = F.H == H;
+    uint32_t Prev = F.First;
+    if (!Known) {
+      auto It = Shared.find(H);
+      Known = It != Shared.end();
+      if (Known) {
+        Prev = It->second;
+        F = {H, Prev};
+      }
+    }
+    if (Known && equalRange(Prev, R, Count))
+      return Prev;
     uint32_t First = uint32_t(Size);
     for (uint32_t I = 0; I < Count; ++I)
       push_back(R[I]);
-    if (It == Shared.end()) {
+    if (!Known) {
       Shared[H] = First;
       Recent.push_back(H);
+      F = {H, First};
     }
     return First;
   }
@@ -130,7 +148,16 @@ private:
     return true;
   }
   llvm::DenseMap<uint64_t, uint32_t> Shared; // range hash -> first node
-  std::vector<uint64_t> Recent;              // hashes added since commit()
+  struct FrontEntry {
+    uint64_t H = ~0ull; // no range hash has its top bits set
+    uint32_t First = 0;
+  };
+  static constexpr unsigned FrontBits = 10;
+  static unsigned frontSlot(uint64_t H) {
+    return unsigned(H >> 20) & ((1u << FrontBits) - 1);
+  }
+  std::vector<FrontEntry> Front = std::vector<FrontEntry>(1u << FrontBits);
+  std::vector<uint64_t> Recent; // hashes added since commit()
 
   std::vector<std::unique_ptr<ArgNode[]>> Segs;
   size_t Size = 0;

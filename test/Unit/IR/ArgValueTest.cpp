@@ -3,6 +3,8 @@
 
 #include "gtest/gtest.h"
 
+#include <array>
+
 using namespace tl;
 
 namespace {
@@ -204,4 +206,29 @@ TEST_F(Fixture, TruncateDropsCompactObjects) {
   S.truncate(M);
   EXPECT_EQ(S.Nodes.size(), M.Nodes);
   EXPECT_EQ(S.Words.size(), M.Words);
+}
+
+TEST(NodeVector, TruncateForgetsSharedRanges) {
+  // Range A is interned, dropped by truncate(), and its nodes overwritten
+  // by range B: A interned again is new (nodes 2-3) and shared from then
+  // on; B stays shared at 0.
+  auto Ints = [](int64_t X, int64_t Y) {
+    std::array<ArgNode, 2> R;
+    R[0].Ty = R[1].Ty = ArgValue::Type::Int;
+    R[0].I = X;
+    R[1].I = Y;
+    return R;
+  };
+  std::array<ArgNode, 2> A = Ints(1, 2), B = Ints(3, 4);
+  NodeVector V;
+  V.commit();
+  EXPECT_EQ(V.internRange(A.data(), 2), 0u);
+  EXPECT_EQ(V.internRange(A.data(), 2), 0u);
+  V.truncate(0);
+  EXPECT_EQ(V.internRange(B.data(), 2), 0u);
+  V.commit();
+  EXPECT_EQ(V.internRange(A.data(), 2), 2u);
+  EXPECT_EQ(V.internRange(A.data(), 2), 2u);
+  EXPECT_EQ(V.internRange(B.data(), 2), 0u);
+  EXPECT_EQ(V.size(), 4u);
 }
