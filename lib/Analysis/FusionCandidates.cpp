@@ -287,7 +287,7 @@ FusionCandidates::FusionCandidates(const Trace &T, AnalysisManager &AM) {
     for (EventId G : Sorted) {
       const NameFacts &NF = FactsOf(G);
       FusionKernel FK;
-      FK.Name = T.name(G).str();
+      FK.Name = T.name(G);
       FK.Type = NF.Type;
       FK.DurUs = T.dur(G);
       FK.Eligible = NF.Eligible;
@@ -357,7 +357,7 @@ FusionCandidates::FusionCandidates(const Trace &T, AnalysisManager &AM) {
       EventId G = T.subtreeGpuEvents(E)[0];
       FusionKernel FK;
       FK.Op = T.name(E).str();
-      FK.Name = T.name(G).str();
+      FK.Name = T.name(G);
       FK.Type = FactsOf(G).Type;
       FK.DurUs = T.dur(G);
       FK.GpuUid = T.uid(G);
@@ -420,12 +420,12 @@ FusionCandidates::FusionCandidates(const Trace &T, AnalysisManager &AM) {
   }
   // 3b. Kernel-set dedup: keep (is nn.Module, chain length) max, earlier
   // on ties, in first-seen order of the kernel set.
-  std::map<std::vector<std::string>, size_t> BySet;
+  std::map<std::vector<StringRef>, size_t> BySet;
   std::vector<FusionCandidate> Dedup;
   for (FusionCandidate &C : Out) {
     if (C.Kernels.empty())
       continue;
-    std::vector<std::string> Key;
+    std::vector<StringRef> Key;
     for (const FusionKernel &K : C.Kernels)
       Key.push_back(K.Name);
     auto Score = [](const FusionCandidate &X) {

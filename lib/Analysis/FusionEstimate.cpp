@@ -224,7 +224,7 @@ FusionResult tl::estimateFusion(llvm::ArrayRef<FusionCandidate> Cands,
     E.ModeledKernelCount = Modelled;
     E.Confidence = confidenceOf(*C, Ks);
     for (const EKernel &K : Ks)
-      E.Kernels.push_back(K.K->Name);
+      E.Kernels.push_back(K.K->Name.str());
     E.FusionType = Mat ? "matrix_compute" : "memory_bound";
     if (Modelled < Ks.size()) {
       E.Warning = std::to_string(Ks.size() - Modelled) + " of " +

@@ -27,7 +27,10 @@ namespace tl {
 class AnalysisManager;
 
 struct FusionKernel {
-  std::string Name, Type;
+  /// The kernel's name in its trace's string pool (not copied: candidates
+  /// hold every kernel of every module; they live as long as the trace).
+  llvm::StringRef Name;
+  std::string Type;
   std::string Op; // sibling sequences: the launching CPU op
   double DurUs = 0;
   bool Eligible = true;

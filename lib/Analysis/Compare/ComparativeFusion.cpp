@@ -43,7 +43,7 @@ bool isMatrixType(StringRef Type) {
 
 FusionKernel kernelOf(const Trace &T, EventId G) {
   FusionKernel K;
-  K.Name = T.name(G).str();
+  K.Name = T.name(G);
   K.Type = classifyKernel(K.Name).KernelType;
   K.DurUs = T.dur(G);
   K.Eligible = isFusionEligibleName(K.Name);
@@ -168,7 +168,7 @@ ComparativeFusionCandidates::ComparativeFusionCandidates(const Trace &T,
       continue;
     std::vector<std::string> Key;
     for (const FusionKernel &K : C.Base.Kernels)
-      Key.push_back(K.Name);
+      Key.push_back(K.Name.str());
     auto Score = [](const ComparativeFusionCandidate &X) {
       return std::make_pair(
           StringRef(X.Base.ModuleName).starts_with("nn.Module:"),
@@ -277,7 +277,7 @@ tl::estimateComparativeFusion(llvm::ArrayRef<ComparativeFusionCandidate> Cands,
     E.DeltaKernelCount = C->N1 - C->N2;
     E.Confidence = fusionConfidence(B, IsMatrix);
     for (const FusionKernel &K : B.Kernels)
-      E.Kernels.push_back(K.Name);
+      E.Kernels.push_back(K.Name.str());
     E.Candidate = &B;
     R.Estimates.push_back(std::move(E));
   }

@@ -8,9 +8,10 @@ using namespace tl;
 namespace {
 
 /// A candidate with trace-1 kernels (name, type, dur) and trace-2 total.
+/// Kernel names are literals: FusionKernel::Name refers to them.
 ComparativeFusionCandidate
 candidate(std::string Module,
-          std::vector<std::tuple<std::string, std::string, double>> K1,
+          std::vector<std::tuple<const char *, std::string, double>> K1,
           size_t N2, double Total2Us, uint64_t Instances = 1) {
   ComparativeFusionCandidate C;
   C.Base.ModuleName = Module;
@@ -84,9 +85,13 @@ TEST(ComparativeFusion, Gates) {
                   1, 10)};
   EXPECT_TRUE(estimateComparativeFusion(Cs, P).NoData);
   // More than 15 trace-1 kernels: dropped by the pre-filter.
-  std::vector<std::tuple<std::string, std::string, double>> Many;
-  for (int I = 0; I < 16; ++I)
-    Many.emplace_back("k" + std::to_string(I), "Elementwise", 100);
+  std::vector<std::string> ManyNames; // outlive the candidate
+  ManyNames.reserve(16);
+  std::vector<std::tuple<const char *, std::string, double>> Many;
+  for (int I = 0; I < 16; ++I) {
+    ManyNames.push_back("k" + std::to_string(I));
+    Many.emplace_back(ManyNames.back().c_str(), "Elementwise", 100);
+  }
   Cs = {candidate("aten::d", Many, 1, 100)};
   EXPECT_TRUE(estimateComparativeFusion(Cs, P).NoData);
   // A GEMM among trace 1's kernels: compute-bound, matrix_compute.
