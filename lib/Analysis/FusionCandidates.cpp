@@ -270,18 +270,37 @@ FusionCandidates::FusionCandidates(const Trace &T, AnalysisManager &AM) {
     for (EventId G : Gpu)
       if (T.kind(G) == EventKind::Kernel)
         Sorted.push_back(G);
-    std::vector<std::pair<uint64_t, uint32_t>> Keyed;
+    // Each pair is packed into one word (uid above the position) when the
+    // uids fit in 32 bits, which sorts about twice as fast.
+    std::vector<uint64_t> Keyed;
     Keyed.reserve(Sorted.size());
+    bool Packed = true;
     for (EventId G : Sorted) {
       EventId R = T.parent(G);
-      Keyed.emplace_back(R == NoEvent ? T.uid(G) : T.uid(R), Keyed.size());
+      uint64_t Uid = R == NoEvent ? T.uid(G) : T.uid(R);
+      Packed &= Uid <= UINT32_MAX;
+      Keyed.push_back(Uid << 32 | Keyed.size());
     }
-    if (!llvm::is_sorted(Keyed)) {
+    if (!Packed) {
+      std::vector<std::pair<uint64_t, uint32_t>> Pairs;
+      Pairs.reserve(Sorted.size());
+      for (EventId G : Sorted) {
+        EventId R = T.parent(G);
+        Pairs.emplace_back(R == NoEvent ? T.uid(G) : T.uid(R), Pairs.size());
+      }
+      if (!llvm::is_sorted(Pairs)) {
+        llvm::sort(Pairs);
+        std::vector<EventId> ByPos = std::move(Sorted);
+        Sorted.clear();
+        for (const auto &KP : Pairs)
+          Sorted.push_back(ByPos[KP.second]);
+      }
+    } else if (!llvm::is_sorted(Keyed)) {
       llvm::sort(Keyed);
       std::vector<EventId> ByPos = std::move(Sorted);
       Sorted.clear();
-      for (const auto &KP : Keyed)
-        Sorted.push_back(ByPos[KP.second]);
+      for (uint64_t KP : Keyed)
+        Sorted.push_back(ByPos[uint32_t(KP)]);
     }
     C.Kernels.reserve(Sorted.size());
     for (EventId G : Sorted) {
