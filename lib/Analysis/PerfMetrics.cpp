@@ -394,11 +394,16 @@ struct OpPerfCache::Key {
   }
 };
 struct OpPerfCache::KeyHash {
+  // A multiply-xorshift mix per word: cheaper than chained hash_combine
+  // calls, and asked once per evaluated event.
   size_t operator()(const Key &K) const {
-    llvm::hash_code H = llvm::hash_combine(K.Name, K.Gemm, K.HasOutput);
-    for (uint64_t A : K.Args)
-      H = llvm::hash_combine(H, A);
-    return H;
+    uint64_t H = (uint64_t(K.Name) << 33 | uint64_t(K.Gemm) << 1 |
+                  uint64_t(K.HasOutput)) *
+                 0x9E3779B97F4A7C15ull;
+    for (uint64_t A : K.Args) {
+      H = (H ^ (H >> 29) ^ A) * 0xBF58476D1CE4E5B9ull;
+    }
+    return size_t(H ^ (H >> 32));
   }
 };
 /// A built model, or the error buildPerfModel gave (kept as its kind and
