@@ -5,7 +5,9 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ImportInternal.h"
+#include "TailParser.h"
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringExtras.h"
 
@@ -62,23 +64,28 @@ void chooseLinkKey(Trace::Storage &S) {
   S.internKeys();
 }
 
-/// The host tree's events in file order; Edges gets room for their
-/// parents. Allocated by the calling thread: the tree may be built on
-/// another, whose malloc arena could not reuse the memory the parse freed.
-std::vector<EventId>
-hostTreeEvents(Trace::Storage &S,
-               std::vector<std::pair<EventId, EventId>> &Edges) {
-  std::vector<EventId> Cands;
+/// The host tree's events in file order, in pages of their own (their
+/// pages go back to the system when freed, so the heap and the peak RSS do
+/// not depend on which thread ends first); Edges gets room for their
+/// parents. Allocated by the calling thread.
+PageBuffer hostTreeEvents(Trace::Storage &S,
+                          std::vector<std::pair<EventId, EventId>> &Edges) {
+  size_t Count = 0;
+  for (EventId E = 0; E < S.size(); ++E)
+    Count += isHostTreeKind(S.Kind[E]);
+  PageBuffer Cands(std::max<size_t>(Count, 1) * sizeof(EventId));
   for (EventId E = 0; E < S.size(); ++E)
     if (isHostTreeKind(S.Kind[E]))
-      Cands.push_back(E);
-  Edges.reserve(Cands.size()); // at most one parent each
+      Cands.append(reinterpret_cast<const char *>(&E), sizeof(EventId));
+  Edges.reserve(Count); // at most one parent each
   return Cands;
 }
 
 /// Spec 2.4: per-thread stack by time containment with the bleed rule.
-void buildHostTree(Trace::Storage &S, std::vector<EventId> Cands,
+void buildHostTree(Trace::Storage &S, PageBuffer Buf,
                    std::vector<std::pair<EventId, EventId>> &Edges) {
+  llvm::MutableArrayRef<EventId> Cands(reinterpret_cast<EventId *>(Buf.data()),
+                                       Buf.size() / sizeof(EventId));
   // By ts, ties in file order (a stable sort without its buffer).
   std::sort(Cands.begin(), Cands.end(), [&](EventId A, EventId B) {
     return S.Ts[A] < S.Ts[B] || (S.Ts[A] == S.Ts[B] && A < B);
@@ -294,17 +301,19 @@ void buildChildren(Trace::Storage &S,
                    const std::vector<std::pair<EventId, EventId>> &Host,
                    const std::vector<std::pair<EventId, EventId>> &Gpu) {
   size_t N = S.size();
-  S.ChildBegin.assign(N + 1, 0);
+  // CSR without a cursor array: counts shifted by two, so that after the
+  // prefix sum entry P + 1 is P's first slot and, once filled, P + 1's.
+  S.ChildBegin.assign(N + 2, 0);
   for (auto *Edges : {&Host, &Gpu})
     for (auto &[P, C] : *Edges)
-      ++S.ChildBegin[P + 1];
+      ++S.ChildBegin[P + 2];
   std::partial_sum(S.ChildBegin.begin(), S.ChildBegin.end(),
                    S.ChildBegin.begin());
   S.Children.resize(Host.size() + Gpu.size());
-  std::vector<uint32_t> Fill(S.ChildBegin.begin(), S.ChildBegin.end() - 1);
   for (auto *Edges : {&Host, &Gpu})
     for (auto &[P, C] : *Edges)
-      S.Children[Fill[P]++] = C;
+      S.Children[S.ChildBegin[P + 1]++] = C;
+  S.ChildBegin.pop_back();
 }
 
 /// Preorder numbering of the forest; a subtree is [Pre, SubEnd). Linked GPU
@@ -407,14 +416,16 @@ void linkFwdBwd(Trace::Storage &S) {
     S.Fwd[B] = F;
     FB.push_back({F, B});
   }
-  S.BwdBegin.assign(N + 1, 0);
+  // CSR without a cursor array: counts shifted by two, so that after the
+  // prefix sum entry F + 1 is F's first slot and, once filled, F + 1's.
+  S.BwdBegin.assign(N + 2, 0);
   for (auto &[F, B] : FB)
-    ++S.BwdBegin[F + 1];
+    ++S.BwdBegin[F + 2];
   std::partial_sum(S.BwdBegin.begin(), S.BwdBegin.end(), S.BwdBegin.begin());
   S.Bwd.resize(FB.size());
-  std::vector<uint32_t> Fill(S.BwdBegin.begin(), S.BwdBegin.end() - 1);
   for (auto &[F, B] : FB)
-    S.Bwd[Fill[F]++] = B;
+    S.Bwd[S.BwdBegin[F + 1]++] = B;
+  S.BwdBegin.pop_back();
 }
 
 } // namespace
@@ -429,7 +440,7 @@ void tl::buildStructure(Trace::Storage &S, ImportState &State,
   // columns and args, which no longer change: with two threads they run
   // side by side (host edges then GPU edges make the same children order).
   std::vector<std::pair<EventId, EventId>> HostEdges, GpuEdges;
-  std::vector<EventId> HostEvents = hostTreeEvents(S, HostEdges);
+  PageBuffer HostEvents = hostTreeEvents(S, HostEdges);
   if (TwoThreads) {
     std::thread Host(
         [&] { buildHostTree(S, std::move(HostEvents), HostEdges); });
