@@ -132,24 +132,23 @@ ArgValue ArgValue::getByKeyId(uint32_t KeyId, bool *Found) const {
 void ArgValue::getByKeyIds(const uint32_t *KeyIds, unsigned N, ArgValue *Out,
                            ArgKeySlots &Slots, bool *Found) const {
   assert(N <= ArgKeySlots::MaxKeys && "too many keys");
-  for (unsigned J = 0; J < N; ++J) {
-    Out[J] = ArgValue();
-    if (Found)
-      Found[J] = false;
+  const ArgNode *O = S && !Member ? &S->node(Node) : nullptr;
+  if (!O || O->Ty != Type::Object) {
+    for (unsigned J = 0; J < N; ++J) {
+      Out[J] = ArgValue();
+      if (Found)
+        Found[J] = false;
+    }
+    return;
   }
-  if (!S || Member)
-    return;
-  const ArgNode &O = S->node(Node);
-  if (O.Ty != Type::Object)
-    return;
-  if (!O.Compact) {
+  if (!O->Compact) {
     for (unsigned J = 0; J < N; ++J)
       Out[J] = S->memberByKey(Node, KeyIds[J], Found ? &Found[J] : nullptr);
     return;
   }
-  if (Slots.Layout != O.C.Count) {
+  if (Slots.Layout != O->C.Count) {
     // First match per key, as memberByKey finds it (0 = absent key).
-    llvm::ArrayRef<SchemaMember> Sch = S->schema(O.C.Count);
+    llvm::ArrayRef<SchemaMember> Sch = S->schema(O->C.Count);
     for (unsigned J = 0; J < N; ++J) {
       Slots.Pos[J] = -1;
       for (uint32_t I = 0, E = uint32_t(Sch.size()); KeyIds[J] && I < E; ++I)
@@ -161,17 +160,23 @@ void ArgValue::getByKeyIds(const uint32_t *KeyIds, unsigned N, ArgValue *Out,
           break;
         }
     }
-    Slots.Layout = O.C.Count;
+    Slots.Layout = O->C.Count;
   }
-  // The views ArgStore::memberAt makes, without its schema lookups.
+  // The views ArgStore::memberAt makes, without its schema lookups. An
+  // object's words never straddle a segment of the word arena.
+  const uint32_t *Words = nullptr;
   for (unsigned J = 0; J < N; ++J) {
-    if (Slots.Pos[J] < 0)
-      continue;
-    Out[J] = Slots.Container[J]
-                 ? ArgValue(S, *S->Words.at(O.C.First + Slots.Offset[J]))
-                 : ArgValue(S, Node, uint32_t(Slots.Pos[J]) + 1);
     if (Found)
-      Found[J] = true;
+      Found[J] = Slots.Pos[J] >= 0;
+    if (Slots.Pos[J] < 0) {
+      Out[J] = ArgValue();
+    } else if (Slots.Container[J]) {
+      if (!Words)
+        Words = S->Words.at(O->C.First);
+      Out[J] = ArgValue(S, Words[Slots.Offset[J]]);
+    } else {
+      Out[J] = ArgValue(S, Node, uint32_t(Slots.Pos[J]) + 1);
+    }
   }
 }
 
