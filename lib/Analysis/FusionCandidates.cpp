@@ -191,6 +191,12 @@ FusionCandidates::FusionCandidates(const Trace &T, AnalysisManager &AM) {
   std::vector<FusionCandidate> Module;
   llvm::StringMap<size_t> Seen; // base name -> index into Module
   constexpr size_t Dropped = ~size_t(0); // a base the filters drop
+  constexpr size_t Unseen = Dropped - 1;
+  // Seen's entry of each distinct event name's base (entries do not move
+  // when the map grows): one fusionBaseName per name, not per event.
+  NameMemo BaseOf(T, [&](StringRef N) {
+    return &*Seen.try_emplace(fusionBaseName(N), Unseen).first;
+  });
   // Kernel time of a repeated instance's subtree. Nested repeats (a chain of
   // one module name nested D deep) would re-sum D^2/2 kernels, so ranges
   // above SubtreeKernelIndex::DirectLimit read a prefix sum over the GPU
@@ -226,11 +232,11 @@ FusionCandidates::FusionCandidates(const Trace &T, AnalysisManager &AM) {
     llvm::ArrayRef<EventId> Gpu = T.subtreeGpuEvents(E);
     if (Gpu.size() < 2)
       continue;
-    std::string Base = fusionBaseName(T.name(E));
-    if (auto It = Seen.find(Base); It != Seen.end()) {
-      if (It->second == Dropped)
+    llvm::StringMapEntry<size_t> &Slot = *BaseOf(E);
+    if (Slot.second != Unseen) {
+      if (Slot.second == Dropped)
         continue;
-      FusionCandidate &C = Module[It->second];
+      FusionCandidate &C = Module[Slot.second];
       ++C.InstanceCount;
       C.TotalKernelTimeUs += SubtreeKernelTime(Gpu);
       continue;
@@ -258,7 +264,7 @@ FusionCandidates::FusionCandidates(const Trace &T, AnalysisManager &AM) {
     if (NumKernels < 2)
       continue; // base not registered
     if (AnyFused || NumEligible < 2 || (HasMat && HasOther && OthersNormish)) {
-      Seen[Base] = Dropped;
+      Slot.second = Dropped;
       continue;
     }
     FusionCandidate C;
@@ -316,7 +322,7 @@ FusionCandidates::FusionCandidates(const Trace &T, AnalysisManager &AM) {
       C.Kernels.push_back(std::move(FK));
     }
     C.ModuleName = T.name(E).str();
-    C.BaseName = Base;
+    C.BaseName = Slot.first().str();
     for (EventId P = T.parent(E); P != NoEvent; P = T.parent(P)) {
       if (T.name(P).empty())
         continue;
@@ -330,7 +336,7 @@ FusionCandidates::FusionCandidates(const Trace &T, AnalysisManager &AM) {
       C.InputDimsJson = Dims.toJson();
       C.FirstShape = shapeOfArg(Dims);
     }
-    Seen[Base] = Module.size();
+    Slot.second = Module.size();
     Module.push_back(std::move(C));
   }
   // Module now holds only bases that pass: no already-fused kernel, at
