@@ -227,10 +227,9 @@ FusionCandidates::FusionCandidates(const Trace &T, AnalysisManager &AM) {
     if (isFusionContainerSkip(K) ||
         (!isHostTreeKind(K) && K != EventKind::UserAnnotation))
       continue;
-    if (T.isDroppedFromTree(E))
-      continue;
+    // (Most events own fewer than two GPU events: test that first.)
     llvm::ArrayRef<EventId> Gpu = T.subtreeGpuEvents(E);
-    if (Gpu.size() < 2)
+    if (Gpu.size() < 2 || T.isDroppedFromTree(E))
       continue;
     llvm::StringMapEntry<size_t> &Slot = *BaseOf(E);
     if (Slot.second != Unseen) {
