@@ -261,12 +261,6 @@ analysisJobs(AnalysisManager &AMRef, ArrayRef<std::string> Passes) {
   Need([AM] { AM->get<PerfSheets>(); });
   Need([AM] { AM->get<WorkloadInfo>(); });
   Need([AM] { AM->get<CollectiveSummary>(); });
-  // Fusion candidates read the unified table and feed the kernel-fusion
-  // pass: on small traces (owlv2) that chain is the critical path, so the
-  // job is queued as soon as a worker is likely to be free when the table
-  // is done.
-  if (Has("kernel-fusion"))
-    Need([AM] { AM->get<FusionCandidates>(); });
   Need([AM] { AM->get<RecomputeMarks>(); });
   Need([AM] { AM->get<OpTable>(); });
   Need([AM] { AM->get<KernelSummary>(); });
@@ -278,6 +272,8 @@ analysisJobs(AnalysisManager &AMRef, ArrayRef<std::string> Passes) {
     Need([AM] { AM->get<LaunchStats>(); });
   if (Has("multi-kernel"))
     Need([AM] { AM->get<MultiKernelData>(); });
+  if (Has("kernel-fusion"))
+    Need([AM] { AM->get<FusionCandidates>(); });
   if (Has("compare"))
     Need([AM] { AM->get<TraceDiff>(); });
   for (StringRef C : {"gemm", "sdpa", "elementwise", "norm", "reduce", "conv",
