@@ -805,6 +805,13 @@ static std::unique_ptr<Decoder> makeDecoder(const uint8_t *In, size_t InSize,
                                             uint8_t *Out, size_t OutCap,
                                             InflateSink Sink, size_t Step,
                                             bool ReleaseInput) {
+  // An empty output (a null data() of an empty vector) still needs a
+  // pointer that marks may be computed from: null + Step is undefined.
+  static uint8_t NoOutput;
+  if (!Out) {
+    Out = &NoOutput;
+    OutCap = 0;
+  }
   // About 100 KB of tables: on the heap, not the stack.
   auto D = std::make_unique<Decoder>();
   D->InBegin = D->In = D->Released = In;
@@ -833,7 +840,7 @@ InflateStatus tl::gunzipBuffer(const uint8_t *In, size_t InSize, uint8_t *Out,
   auto D =
       makeDecoder(In, InSize, Out, OutCap, Sink, ProgressStep, ReleaseInput);
   Decoder::Result R = D->gunzip();
-  OutSize = size_t(D->Out - Out);
+  OutSize = size_t(D->Out - D->OutBegin);
   return status(R);
 }
 
