@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ImportInternal.h"
-#include "TailParser.h"
+#include "PageBuffer.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseMap.h"

@@ -10,38 +10,6 @@
 
 using namespace tl;
 
-PageBuffer &PageBuffer::operator=(PageBuffer &&O) noexcept {
-  if (this != &O) {
-    this->~PageBuffer();
-    Data = O.Data;
-    Size = O.Size;
-    Cap = O.Cap;
-    O.Data = nullptr;
-    O.Size = O.Cap = 0;
-  }
-  return *this;
-}
-
-PageBuffer::~PageBuffer() {
-  if (Data)
-    ::munmap(Data, Cap);
-  Data = nullptr;
-}
-
-void PageBuffer::reserve(size_t N) {
-  if (N <= Cap)
-    return;
-  size_t Page = size_t(::sysconf(_SC_PAGESIZE));
-  N = (N + Page - 1) / Page * Page;
-  void *P = Data ? ::mremap(Data, Cap, N, MREMAP_MAYMOVE)
-                 : ::mmap(nullptr, N, PROT_READ | PROT_WRITE,
-                          MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (P == MAP_FAILED)
-    std::abort(); // out of memory: nothing to recover
-  Data = static_cast<char *>(P);
-  Cap = N;
-}
-
 namespace tl {
 
 /// JsonReader source over [Split, Size) of the input, reading a '[' in

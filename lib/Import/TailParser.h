@@ -27,6 +27,8 @@
 #ifndef TL_LIB_IMPORT_TAILPARSER_H
 #define TL_LIB_IMPORT_TAILPARSER_H
 
+#include "PageBuffer.h"
+
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Compiler.h"
 
@@ -65,9 +67,6 @@ enum class TapeTag : uint8_t {
   EndArray,
 };
 
-/// Bytes in pages of their own (mmap): freeing them neither leaves holes in
-/// the heap nor moves malloc's mmap threshold, which would change where the
-/// IR's own buffers live and the import's peak RSS.
 /// Both sides of the tape keep the same direct-mapped table of recent
 /// strings (names, categories, args keys repeat a lot), so a repeated string
 /// costs a slot number. The slot is a cheap hash of the text.
@@ -126,39 +125,6 @@ inline bool tapeSameBytes(const char *A, const char *B, size_t N) {
   return true;
 }
 static_assert(TapeSlots == 1u << 12, "tapeSlot returns 12 bits");
-
-class LLVM_LIBRARY_VISIBILITY PageBuffer {
-public:
-  PageBuffer() = default;
-  explicit PageBuffer(size_t Cap) { reserve(Cap); }
-  PageBuffer(PageBuffer &&O) noexcept { *this = std::move(O); }
-  PageBuffer &operator=(PageBuffer &&O) noexcept;
-  ~PageBuffer();
-  char *data() { return Data; }
-  const char *data() const { return Data; }
-  size_t size() const { return Size; }
-  size_t capacity() const { return Cap; }
-  bool empty() const { return Size == 0; }
-  void clear() { Size = 0; }
-  void shrinkTo(size_t N) { Size = N < Size ? N : Size; }
-  void push(char C) {
-    if (Size == Cap)
-      reserve(Cap * 2);
-    Data[Size++] = C;
-  }
-  void append(const char *P, size_t N) {
-    if (Size + N > Cap)
-      reserve(std::max(Cap * 2, Size + N));
-    std::memcpy(Data + Size, P, N);
-    Size += N;
-  }
-  /// Capacity at least N bytes (whole pages).
-  void reserve(size_t N);
-
-private:
-  char *Data = nullptr;
-  size_t Size = 0, Cap = 0;
-};
 
 class LLVM_LIBRARY_VISIBILITY TailParser {
 public:
