@@ -17,47 +17,69 @@ namespace tl {
 
 Emitter::~Emitter() = default;
 EmitterRegistry::EmitterRegistry() = default;
-EmitterRegistry::~EmitterRegistry() = default;
+EmitterRegistry::~EmitterRegistry() {
+  // Early jobs whose results emitAll() never collected (the driver gave up).
+  for (Error &E : Errors)
+    consumeError(std::move(E));
+}
 
 void EmitterRegistry::add(std::unique_ptr<Emitter> E) {
   Emitters.push_back(std::move(E));
+  Ran.push_back(false);
+  Errors.push_back(Error::success());
+  Times.emplace_back();
+}
+
+void EmitterRegistry::runOne(size_t I, const ReportContext &Ctx,
+                             bool OnWorker, bool TimeTrace) {
+  TimeTraceThreadScope TTS(TimeTrace && OnWorker);
+  Emitter &E = *Emitters[I];
+  auto Wall0 = std::chrono::steady_clock::now();
+  double Cpu0 = threadCpuSeconds();
+  Errors[I] = E.emit(Ctx);
+  Times[I] = {E.name().str(),
+              std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                            Wall0)
+                  .count(),
+              threadCpuSeconds() - Cpu0};
+  Ran[I] = true;
+}
+
+std::vector<std::function<void()>>
+EmitterRegistry::earlyJobs(const ReportContext &Ctx) {
+  std::vector<std::function<void()>> Jobs;
+  for (size_t I = 0; I < Emitters.size(); ++I)
+    if (!Emitters[I]->needsPassResults() && !Ran[I])
+      Jobs.push_back([this, I, &Ctx] {
+        runOne(I, Ctx, /*OnWorker=*/false, /*TimeTrace=*/false);
+      });
+  return Jobs;
 }
 
 Error EmitterRegistry::emitAll(const ReportContext &Ctx,
                                std::vector<EmitterTiming> *Timings,
-                               const EmitOptions &Opts) const {
-  size_t N = Emitters.size();
-  std::vector<Error> Errors;
-  for (size_t I = 0; I < N; ++I)
-    Errors.push_back(Error::success());
-  std::vector<EmitterTiming> Times(N);
-  auto RunOne = [&](size_t I, bool OnWorker) {
-    TimeTraceThreadScope TTS(Opts.TimeTrace && OnWorker);
-    const Emitter &E = *Emitters[I];
-    auto Wall0 = std::chrono::steady_clock::now();
-    double Cpu0 = threadCpuSeconds();
-    Errors[I] = Emitters[I]->emit(Ctx);
-    Times[I] = {E.name().str(),
-                std::chrono::duration<double>(
-                    std::chrono::steady_clock::now() - Wall0)
-                    .count(),
-                threadCpuSeconds() - Cpu0};
-  };
+                               const EmitOptions &Opts) {
+  std::vector<size_t> Todo;
+  for (size_t I = 0; I < Emitters.size(); ++I)
+    if (!Ran[I])
+      Todo.push_back(I);
   unsigned Threads = effectiveThreads(Opts.Threads);
-  if (Threads <= 1 || N <= 1) {
-    for (size_t I = 0; I < N; ++I)
-      RunOne(I, /*OnWorker=*/false);
+  if (Threads <= 1 || Todo.size() <= 1) {
+    for (size_t I : Todo)
+      runOne(I, Ctx, /*OnWorker=*/false, Opts.TimeTrace);
   } else {
     DefaultThreadPool Pool(hardware_concurrency(Threads));
-    for (size_t I = 0; I < N; ++I)
-      Pool.async([&RunOne, I] { RunOne(I, /*OnWorker=*/true); });
+    for (size_t I : Todo)
+      Pool.async([this, &Ctx, &Opts, I] {
+        runOne(I, Ctx, /*OnWorker=*/true, Opts.TimeTrace);
+      });
     Pool.wait();
   }
   // Errors and timings come out in registration order whatever the threads.
   Error All = Error::success();
-  for (size_t I = 0; I < N; ++I) {
+  for (size_t I = 0; I < Emitters.size(); ++I) {
     if (Timings)
-      Timings->push_back(std::move(Times[I]));
+      Timings->push_back(Times[I]);
     if (Errors[I])
       All = joinErrors(std::move(All),
                        createStringError(inconvertibleErrorCode(),

@@ -665,10 +665,34 @@ int run(int argc, char **argv) {
     PassManager PM(std::move(*P));
     PassManagerOptions PMOpts;
     PMOpts.Threads = Threads;
+    bool Emits = StopAfter != "passes" &&
+                 !O.VerifyFindingsFile.getNumOccurrences();
+    std::string Dir = OutDir;
+    if (Dir.empty()) {
+      SmallString<256> D(sys::path::parent_path(TracePath));
+      sys::path::append(D, "analysis_output");
+      Dir = std::string(D);
+    }
+    EmitterRegistry Emitters;
+    registerBuiltinEmitters(Emitters);
+    if (AOpts.Reference) {
+      Emitters.add(createDiffStatsEmitter());
+      Emitters.add(createDiffMarkdownEmitter());
+      Emitters.add(createTrace2MetadataEmitter());
+    }
     // With several threads, the analyses the passes and the report need
-    // are computed concurrently, ahead of the passes.
-    if (StopAfter != "passes" && !O.VerifyFindingsFile.getNumOccurrences())
+    // are computed concurrently, ahead of the passes, and so are the
+    // reports that need no pass results (the perf CSVs): they fill the
+    // time the passes wait for their last analyses.
+    ReportContext EarlyCtx{*T,  AM,          {},  {}, {}, CanonicalPipeline,
+                           Dir, toolVersion(), TracePath, {},
+                           Gate ? &*Gate : nullptr};
+    if (Emits) {
       PMOpts.Prefetch = analysisJobs(AM, PassNames);
+      if (effectiveThreads(Threads) > 1 && !sys::fs::create_directories(Dir))
+        for (std::function<void()> &J : Emitters.earlyJobs(EarlyCtx))
+          PMOpts.Prefetch.push_back(std::move(J));
+    }
     PMOpts.TimeTrace = !O.TimeTrace.empty();
     if (Progress)
       PMOpts.Progress = [](size_t Done, size_t Total, StringRef Name) {
@@ -699,8 +723,6 @@ int run(int argc, char **argv) {
         errs() << "tl-opt: error: pass '" << F.Pass
                << "' failed: " << F.Message << "\n";
     };
-    bool Emits = StopAfter != "passes" &&
-                 !O.VerifyFindingsFile.getNumOccurrences();
     if (!Emits)
       PrintRunInfo({});
 
@@ -720,18 +742,7 @@ int run(int argc, char **argv) {
       continue;
     }
 
-    std::string Dir = OutDir;
-    if (Dir.empty()) {
-      SmallString<256> D(sys::path::parent_path(TracePath));
-      sys::path::append(D, "analysis_output");
-      Dir = std::string(D);
-    }
-    EmitterRegistry Emitters;
-    registerBuiltinEmitters(Emitters);
     if (AOpts.Reference) {
-      Emitters.add(createDiffStatsEmitter());
-      Emitters.add(createDiffMarkdownEmitter());
-      Emitters.add(createTrace2MetadataEmitter());
       StringRef W = AM.get<TraceDiff>().frameworkWarning();
       if (!W.empty())
         WithColor::warning(errs(), "tl-opt") << TracePath << ": " << W << "\n";

@@ -84,6 +84,10 @@ public:
   /// Short name ("findings-json") for messages and --timing.
   virtual llvm::StringRef name() const = 0;
   virtual llvm::Error emit(const ReportContext &Ctx) = 0;
+  /// False when emit() reads only the trace, the analyses and the context's
+  /// paths, never the pass results (Findings, Failed, Runs, Artifacts):
+  /// the driver may then run it next to the passes, with those empty.
+  virtual bool needsPassResults() const { return true; }
 };
 
 /// Time one emitter took (for --timing), including analyses it computed.
@@ -114,12 +118,27 @@ public:
   /// an emitter writes only its own files and reads Ctx (const) and the
   /// thread-safe AnalysisManager.
   /// Timings, when given, receives one entry per emitter in that order.
+  /// Emitters that earlyJobs() ran are not run again; their errors and
+  /// timings are reported here, in registration order with the others.
   llvm::Error emitAll(const ReportContext &Ctx,
                       std::vector<EmitterTiming> *Timings = nullptr,
-                      const EmitOptions &Opts = {}) const;
+                      const EmitOptions &Opts = {});
+  /// One job per emitter that needs no pass results, running it with Ctx
+  /// (which must outlive the jobs; its pass-result fields may be empty).
+  /// The driver runs them on its pool next to the passes, before
+  /// emitAll().
+  std::vector<std::function<void()>> earlyJobs(const ReportContext &Ctx);
 
 private:
+  /// Run emitter I with Ctx, keeping its error and timing for emitAll().
+  void runOne(size_t I, const ReportContext &Ctx, bool OnWorker,
+              bool TimeTrace);
+
   std::vector<std::unique_ptr<Emitter>> Emitters;
+  /// Per emitter: whether it ran, its error and timing.
+  std::vector<char> Ran;
+  std::vector<llvm::Error> Errors;
+  std::vector<EmitterTiming> Times;
 };
 
 /// Register the report's emitters (defined in lib/Report/BuiltinEmitters.cpp).

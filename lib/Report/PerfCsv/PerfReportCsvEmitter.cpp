@@ -265,6 +265,7 @@ namespace {
 class PerfReportCsvEmitter : public Emitter {
 public:
   llvm::StringRef name() const override { return "perf-report-csv"; }
+  bool needsPassResults() const override { return false; }
   llvm::Error emit(const ReportContext &Ctx) override {
     llvm::SmallString<256> Dir(Ctx.OutputDir);
     llvm::sys::path::append(Dir, PerfCsvDirName);

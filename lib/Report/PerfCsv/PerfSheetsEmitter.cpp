@@ -39,6 +39,7 @@ llvm::Error writeTable(llvm::StringRef Dir, const TextTable &Tab) {
 class PerfSheetsEmitter : public Emitter {
 public:
   llvm::StringRef name() const override { return "perf-sheets-csv"; }
+  bool needsPassResults() const override { return false; }
   llvm::Error emit(const ReportContext &Ctx) override {
     if (Ctx.T.eventsOfKind(EventKind::CpuOp).empty())
       return llvm::Error::success();
