@@ -146,25 +146,6 @@ const KernelPerfEntry *KernelPerfLookup::find(StringRef Kernel,
 }
 
 FusionCandidates::FusionCandidates(const Trace &T, AnalysisManager &AM) {
-  const UnifiedPerfTable &U = AM.get<UnifiedPerfTable>();
-  for (const UnifiedPerfRow &R : U.rows()) {
-    KernelPerfEntry E;
-    E.OpCategory = R.Category;
-    auto [In, Out] = splitData(R);
-    E.DataInMB = In;
-    E.DataOutMB = Out;
-    auto NaN = [](std::optional<double> V) {
-      return V && std::isnan(*V) ? std::nullopt : V;
-    };
-    E.DataMovedMB = NaN(R.DataMovedMB);
-    E.Gflops = NaN(R.Gflops);
-    E.FlopsPerByte = NaN(R.FlopsPerByte);
-    E.ComputeSpec = R.ComputeSpec;
-    KernelPerfLookup::Shape S = shapeOfLiteral(R.InputDims);
-    for (const KernelStat &K : R.KernelDetails)
-      Lookup.add(K.Name, S, E);
-  }
-
   // Kernel type and name tests per interned kernel name: a kernel is seen
   // once per enclosing module, so these would otherwise repeat many times.
   struct NameFacts {
@@ -342,6 +323,27 @@ FusionCandidates::FusionCandidates(const Trace &T, AnalysisManager &AM) {
   // least two eligible ones, and not GEMM+norm only (library epilogues
   // already serve those).
   std::vector<FusionCandidate> Out = std::move(Module);
+
+  // The rest needs the unified perf table (the longest analysis): the
+  // module pass above runs while another thread may still compute it.
+  const UnifiedPerfTable &U = AM.get<UnifiedPerfTable>();
+  for (const UnifiedPerfRow &R : U.rows()) {
+    KernelPerfEntry E;
+    E.OpCategory = R.Category;
+    auto [DataIn, DataOut] = splitData(R);
+    E.DataInMB = DataIn;
+    E.DataOutMB = DataOut;
+    auto NaN = [](std::optional<double> V) {
+      return V && std::isnan(*V) ? std::nullopt : V;
+    };
+    E.DataMovedMB = NaN(R.DataMovedMB);
+    E.Gflops = NaN(R.Gflops);
+    E.FlopsPerByte = NaN(R.FlopsPerByte);
+    E.ComputeSpec = R.ComputeSpec;
+    KernelPerfLookup::Shape S = shapeOfLiteral(R.InputDims);
+    for (const KernelStat &K : R.KernelDetails)
+      Lookup.add(K.Name, S, E);
+  }
 
   // 2. Sibling sequences: leaf ops launching exactly one kernel, by parent.
   std::vector<EventId> Parents;

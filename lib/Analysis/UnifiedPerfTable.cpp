@@ -26,6 +26,7 @@
 
 #include <algorithm>
 #include <map>
+#include <mutex>
 
 using namespace tl;
 using namespace tl::detail;
@@ -237,7 +238,8 @@ struct GroupText {
 
 } // namespace
 
-UnifiedPerfTable::UnifiedPerfTable(const Trace &T, AnalysisManager &AM) {
+UnifiedPerfTable::UnifiedPerfTable(const Trace &T, AnalysisManager &AM)
+    : Tables(std::make_shared<TableCache>()) {
   const AnalysisOptions &O = AM.options();
   const ArchSpec *Arch = O.Arch ? &*O.Arch : nullptr;
   const CategoryRegistry &Reg = CategoryRegistry::builtin();
@@ -612,7 +614,37 @@ UnifiedPerfTable::UnifiedPerfTable(const Trace &T, AnalysisManager &AM) {
   }
 }
 
+struct UnifiedPerfTable::TableCache {
+  std::once_flag Once[2];
+  TextTable Full[2]; // by Roofline
+};
+
 TextTable UnifiedPerfTable::toTable(bool Roofline, bool CallStack) const {
+  TableCache &C = *Tables;
+  std::call_once(C.Once[Roofline],
+                 [&] { C.Full[Roofline] = format(Roofline); });
+  const TextTable &Full = C.Full[Roofline];
+  if (CallStack)
+    return Full;
+  // Without entry_point and call_stack_full (adjacent columns).
+  size_t Drop = size_t(Full.column("entry_point"));
+  auto Without = [Drop](const std::vector<std::string> &Cells) {
+    std::vector<std::string> Out;
+    Out.reserve(Cells.size() - 2);
+    Out.insert(Out.end(), Cells.begin(), Cells.begin() + Drop);
+    Out.insert(Out.end(), Cells.begin() + Drop + 2, Cells.end());
+    return Out;
+  };
+  TextTable Tab;
+  Tab.Name = Full.Name;
+  Tab.Columns = Without(Full.Columns);
+  Tab.Rows.reserve(Full.Rows.size());
+  for (const std::vector<std::string> &R : Full.Rows)
+    Tab.Rows.push_back(Without(R));
+  return Tab;
+}
+
+TextTable UnifiedPerfTable::format(bool Roofline) const {
   TextTable Tab;
   Tab.Name = "unified_perf_summary";
   Tab.Columns = {"name", "op category", "process_name", "process_label",
@@ -643,10 +675,8 @@ TextTable UnifiedPerfTable::toTable(bool Roofline, bool CallStack) const {
         "Kernel Time (µs)_max", "kernel_details_summary",
         "trunc_kernel_details", "perf_params", "has_perf_model"})
     Tab.Columns.push_back(C);
-  if (CallStack) {
-    Tab.Columns.push_back("entry_point");
-    Tab.Columns.push_back("call_stack_full");
-  }
+  Tab.Columns.push_back("entry_point");
+  Tab.Columns.push_back("call_stack_full");
   Tab.Columns.push_back("Percentage (%)");
   Tab.Columns.push_back("Cumulative Percentage (%)");
 
@@ -698,10 +728,8 @@ TextTable UnifiedPerfTable::toTable(bool Roofline, bool CallStack) const {
       C.push_back("");
     }
     C.push_back(R.HasPerfModel ? "True" : "False");
-    if (CallStack) {
-      C.push_back(R.EntryPoint);
-      C.push_back(R.CallStackFull);
-    }
+    C.push_back(R.EntryPoint);
+    C.push_back(R.CallStackFull);
     C.push_back(cell(R.Percentage));
     C.push_back(cell(R.CumulativePercentage));
     Tab.Rows.push_back(std::move(C));

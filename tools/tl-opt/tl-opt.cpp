@@ -259,6 +259,10 @@ analysisJobs(AnalysisManager &AMRef, ArrayRef<std::string> Passes) {
   Need([AM] { AM->get<UnifiedPerfTable>(); });
   Need([AM] { AM->get<GpuTimeline>(); });
   Need([AM] { AM->get<PerfSheets>(); });
+  // Fusion candidates start next: their module pass needs no other
+  // analysis, and the compute passes wait for them.
+  if (Has("kernel-fusion"))
+    Need([AM] { AM->get<FusionCandidates>(); });
   Need([AM] { AM->get<WorkloadInfo>(); });
   Need([AM] { AM->get<CollectiveSummary>(); });
   Need([AM] { AM->get<RecomputeMarks>(); });
@@ -272,8 +276,6 @@ analysisJobs(AnalysisManager &AMRef, ArrayRef<std::string> Passes) {
     Need([AM] { AM->get<LaunchStats>(); });
   if (Has("multi-kernel"))
     Need([AM] { AM->get<MultiKernelData>(); });
-  if (Has("kernel-fusion"))
-    Need([AM] { AM->get<FusionCandidates>(); });
   if (Has("compare"))
     Need([AM] { AM->get<TraceDiff>(); });
   for (StringRef C : {"gemm", "sdpa", "elementwise", "norm", "reduce", "conv",

@@ -14,6 +14,7 @@
 #include "tl/IR/Trace.h"
 #include "llvm/ADT/ArrayRef.h"
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -89,7 +90,9 @@ public:
 
   /// The unified_perf_summary sheet as the reference CSV prints it; with
   /// Roofline the roofline columns, with CallStack entry_point and
-  /// call_stack_full (agent-reference flavour).
+  /// call_stack_full (agent-reference flavour). Formatted once per Roofline
+  /// flavour (compute-input and two emitters ask, from any thread) and
+  /// copied from there.
   TextTable toTable(bool Roofline, bool CallStack) const;
 
   /// Per-instance collection results (spec §6.7), for tests and passes:
@@ -99,10 +102,15 @@ public:
   size_t numSynthetic() const { return NumSynthetic; }
 
 private:
+  /// The table with CallStack, as toTable prints it.
+  TextTable format(bool Roofline) const;
+
   std::vector<UnifiedPerfRow> Rows;
   std::vector<EventId> Collected;
   size_t NumSynthetic = 0;
   bool HasRecompute = false;
+  struct TableCache;
+  std::shared_ptr<TableCache> Tables;
 };
 
 } // namespace tl
