@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -17,51 +18,72 @@ std::string tl::pyRepr(double D) {
     return "nan";
   if (std::isinf(D))
     return D < 0 ? "-inf" : "inf";
-  // Shortest round-trip digits in scientific form, e.g. "1.2345e+02".
-  char Buf[64];
-  auto R = std::to_chars(Buf, Buf + sizeof(Buf), D,
-                         std::chars_format::scientific);
-  std::string Sci(Buf, R.ptr);
-  bool Neg = false;
-  size_t Pos = 0;
-  if (Sci[0] == '-') {
-    Neg = true;
-    Pos = 1;
-  }
-  size_t EPos = Sci.find('e');
-  std::string Digits;
-  for (size_t I = Pos; I < EPos; ++I)
-    if (Sci[I] != '.')
-      Digits.push_back(Sci[I]);
-  int Exp = std::atoi(Sci.c_str() + EPos + 1);
-  std::string Out = Neg ? "-" : "";
-  int NDig = static_cast<int>(Digits.size());
+  // Shortest round-trip digits in scientific form, e.g. "-1.2345e+02",
+  // rearranged into Python's repr in one stack buffer (the report
+  // formats tens of thousands of numbers).
+  char Sci[64];
+  char *SciEnd =
+      std::to_chars(Sci, Sci + sizeof(Sci), D, std::chars_format::scientific)
+          .ptr;
+  const char *P = Sci;
+  bool Neg = *P == '-';
+  if (Neg)
+    ++P;
+  char Digits[32];
+  int NDig = 0;
+  for (; *P != 'e'; ++P)
+    if (*P != '.')
+      Digits[NDig++] = *P;
+  ++P; // 'e'
+  bool ENeg = *P == '-';
+  ++P; // sign
+  int Exp = 0;
+  for (; P != SciEnd; ++P)
+    Exp = Exp * 10 + (*P - '0');
+  if (ENeg)
+    Exp = -Exp;
+  char Out[64];
+  char *O = Out;
+  if (Neg)
+    *O++ = '-';
+  auto Put = [&](const char *S, int N) {
+    std::memcpy(O, S, static_cast<size_t>(N));
+    O += N;
+  };
   if (Exp >= -4 && Exp < 16) {
     if (Exp < 0) {
-      Out += "0.";
-      Out.append(static_cast<size_t>(-Exp - 1), '0');
-      Out += Digits;
+      *O++ = '0';
+      *O++ = '.';
+      for (int I = 0; I < -Exp - 1; ++I)
+        *O++ = '0';
+      Put(Digits, NDig);
     } else if (NDig <= Exp + 1) {
-      Out += Digits;
-      Out.append(static_cast<size_t>(Exp + 1 - NDig), '0');
-      Out += ".0";
+      Put(Digits, NDig);
+      for (int I = 0; I < Exp + 1 - NDig; ++I)
+        *O++ = '0';
+      *O++ = '.';
+      *O++ = '0';
     } else {
-      Out += Digits.substr(0, Exp + 1);
-      Out += '.';
-      Out += Digits.substr(Exp + 1);
+      Put(Digits, Exp + 1);
+      *O++ = '.';
+      Put(Digits + Exp + 1, NDig - Exp - 1);
     }
-    return Out;
+    return std::string(Out, O);
   }
-  Out += Digits[0];
+  *O++ = Digits[0];
   if (NDig > 1) {
-    Out += '.';
-    Out += Digits.substr(1);
+    *O++ = '.';
+    Put(Digits + 1, NDig - 1);
   }
-  char EBuf[16];
-  std::snprintf(EBuf, sizeof(EBuf), "e%c%02d", Exp < 0 ? '-' : '+',
-                Exp < 0 ? -Exp : Exp);
-  Out += EBuf;
-  return Out;
+  // "e+05", "e-07", "e+300": at least two exponent digits.
+  *O++ = 'e';
+  *O++ = Exp < 0 ? '-' : '+';
+  int A = Exp < 0 ? -Exp : Exp;
+  if (A >= 100)
+    *O++ = static_cast<char>('0' + A / 100);
+  *O++ = static_cast<char>('0' + A / 10 % 10);
+  *O++ = static_cast<char>('0' + A % 10);
+  return std::string(Out, O);
 }
 
 /// Round the exact decimal expansion Text ("[-]ddd.ddd", exact) to a multiple
@@ -139,6 +161,15 @@ std::string tl::pyReprString(llvm::StringRef S) {
   Out += Q;
   const char *P = S.data(), *E = S.data() + S.size();
   while (P < E) {
+    // Copy the run of characters that need no escape in one append.
+    const char *Run = P;
+    while (P < E && static_cast<unsigned char>(*P) >= 0x20 &&
+           static_cast<unsigned char>(*P) < 0x7f && *P != '\\' && *P != Q)
+      ++P;
+    if (P != Run)
+      Out.append(Run, P);
+    if (P == E)
+      break;
     unsigned char C = static_cast<unsigned char>(*P);
     if (C < 0x80) {
       ++P;

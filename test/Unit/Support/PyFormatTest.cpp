@@ -27,6 +27,22 @@ TEST(PyFormat, FloatRepr) {
   EXPECT_EQ(pyRepr(-std::numeric_limits<double>::infinity()), "-inf");
 }
 
+// Boundaries of the fixed/exponent switch and of the exponent width
+// (python3: repr(x) for each).
+TEST(PyFormat, FloatReprBoundaries) {
+  EXPECT_EQ(pyRepr(0.000123), "0.000123");
+  EXPECT_EQ(pyRepr(-2.5e-05), "-2.5e-05");
+  EXPECT_EQ(pyRepr(1.5e-07), "1.5e-07");
+  EXPECT_EQ(pyRepr(1e15), "1000000000000000.0");
+  EXPECT_EQ(pyRepr(-1234.5), "-1234.5");
+  EXPECT_EQ(pyRepr(0.0), "0.0");
+  EXPECT_EQ(pyRepr(1e22), "1e+22");
+  EXPECT_EQ(pyRepr(1e100), "1e+100");
+  EXPECT_EQ(pyRepr(-1.25e-100), "-1.25e-100");
+  EXPECT_EQ(pyRepr(3.0), "3.0");
+  EXPECT_EQ(pyRepr(12.5), "12.5");
+}
+
 TEST(PyFormat, Round) {
   // round(2.675, 2) == 2.67: 2.675 is 2.67499999... in binary.
   EXPECT_EQ(pyRound(2.675, 2), 2.67);
@@ -51,6 +67,8 @@ TEST(PyFormat, StringRepr) {
   EXPECT_EQ(pyReprString("x\\y\n\t\r\x01"), "'x\\\\y\\n\\t\\r\\x01'");
   EXPECT_EQ(pyReprString("\xc2\xb5s"), "'\xc2\xb5s'"); // 'µs'
   EXPECT_EQ(pyReprString("\xc2\xa0"), "'\\xa0'");     // NBSP
+  EXPECT_EQ(pyReprString("ab\x7f'c"), "\"ab\\x7f'c\"");
+  EXPECT_EQ(pyReprString("a\\b c"), "'a\\\\b c'");
 }
 
 TEST(PyFormat, Containers) {
