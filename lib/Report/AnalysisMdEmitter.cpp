@@ -53,7 +53,7 @@ std::vector<VarianceRow> highVarianceOps(const ReportContext &Ctx,
                                          const ReportModel &M) {
   std::vector<VarianceRow> Rows;
   for (const auto &[File, V] : metricsArtifacts(Ctx)) {
-    const json::Object *O = V.getAsObject();
+    const json::Object *O = V->getAsObject();
     const json::Array *Ops = O ? O->getArray("operations") : nullptr;
     if (!Ops)
       continue;

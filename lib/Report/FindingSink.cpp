@@ -116,14 +116,17 @@ size_t FindingSink::size() const {
   return Findings.size();
 }
 
-void FindingSink::artifact(StringRef RelPath, std::string Content) {
+void FindingSink::artifact(StringRef RelPath, std::string Content,
+                           std::shared_ptr<const llvm::json::Value> Json) {
   std::lock_guard<std::mutex> L(M);
   for (Artifact &A : Artifacts)
     if (A.Path == RelPath) {
       A.Content = std::move(Content);
+      A.Json = std::move(Json);
       return;
     }
-  Artifacts.push_back({PassName, RelPath.str(), std::move(Content)});
+  Artifacts.push_back(
+      {PassName, RelPath.str(), std::move(Content), std::move(Json)});
 }
 
 std::vector<Artifact> FindingSink::takeArtifacts() {

@@ -181,7 +181,7 @@ ComputeDataTables::rows(StringRef Key, unsigned Rank) const {
   std::vector<std::vector<std::string>> Out;
   auto It = Metrics.find((Key + "_metrics.json").str());
   const json::Object *O =
-      It == Metrics.end() ? nullptr : It->second.getAsObject();
+      It == Metrics.end() ? nullptr : It->second->getAsObject();
   const json::Array *Ops = O ? O->getArray("operations") : nullptr;
   const json::Array *CF = O ? O->getArray("category_findings") : nullptr;
   if (!Ops || !CF)

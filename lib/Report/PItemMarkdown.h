@@ -11,6 +11,7 @@
 #ifndef TL_LIB_REPORT_PITEMMARKDOWN_H
 #define TL_LIB_REPORT_PITEMMARKDOWN_H
 
+#include "ReportUtil.h"
 #include "tl/Report/ReportModel.h"
 
 #include "llvm/ADT/ArrayRef.h"
@@ -45,7 +46,7 @@ public:
   /// Metrics: category_data/<key>_metrics.json artifacts by file name.
   /// (Held by reference: the report's parsed artifacts outlive the tables.)
   explicit ComputeDataTables(
-      const std::map<std::string, llvm::json::Value> &Metrics,
+      const MetricsArtifacts &Metrics,
       bool Comparative = false)
       : Metrics(Metrics), Comparative(Comparative) {}
   bool comparative() const { return Comparative; }
@@ -61,7 +62,7 @@ public:
                                              unsigned Rank) const;
 
 private:
-  const std::map<std::string, llvm::json::Value> &Metrics;
+  const MetricsArtifacts &Metrics;
   bool Comparative = false;
 };
 

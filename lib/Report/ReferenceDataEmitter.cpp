@@ -108,7 +108,7 @@ private:
   Error writeMetadata(const ReportContext &Ctx, const ReportModel &M);
 
   /// Parsed category_data/<x>_metrics.json artifacts, by file name.
-  const std::map<std::string, json::Value> *Metrics = nullptr;
+  const MetricsArtifacts *Metrics = nullptr;
   bool HasMultiKernel = false, HasFusion = false;
   uint64_t FusionCandidates = 0;
 };
@@ -118,7 +118,7 @@ const json::Object *ReferenceDataEmitter::categoryFinding(StringRef Key,
   auto It = Metrics->find((Key + "_metrics.json").str());
   if (It == Metrics->end())
     return nullptr;
-  const json::Object *O = It->second.getAsObject();
+  const json::Object *O = It->second->getAsObject();
   const json::Array *CF = O ? O->getArray("category_findings") : nullptr;
   if (!CF)
     return nullptr;
@@ -211,7 +211,7 @@ Error ReferenceDataEmitter::writePriorityData(const ReportContext &Ctx,
       });
       J.attributeArray("all_estimates", [&] {
         for (const auto &[File, V] : *Metrics) {
-          const json::Object *O = V.getAsObject();
+          const json::Object *O = V->getAsObject();
           if (!O)
             continue;
           std::optional<StringRef> Status = O->getString("status");

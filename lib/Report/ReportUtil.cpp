@@ -13,6 +13,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <deque>
 #include <cmath>
 #include <mutex>
 
@@ -22,7 +23,9 @@ namespace tl {
 
 struct ReportCache {
   std::once_flag MetricsOnce;
-  std::map<std::string, json::Value> Metrics;
+  MetricsArtifacts Metrics;
+  /// The metrics artifacts that came without Artifact::Json, parsed here.
+  std::deque<json::Value> ParsedMetrics;
   std::once_flag FusionOnce;
   size_t FusionCandidates = 0;
 };
@@ -31,8 +34,7 @@ std::shared_ptr<ReportCache> makeReportCache() {
   return std::make_shared<ReportCache>();
 }
 
-const std::map<std::string, json::Value> &
-metricsArtifacts(const ReportContext &Ctx) {
+const MetricsArtifacts &metricsArtifacts(const ReportContext &Ctx) {
   ReportCache &C = *Ctx.Cache;
   // Four emitters read these; parsing them was a tenth of the report
   // phase on small traces.
@@ -42,12 +44,16 @@ metricsArtifacts(const ReportContext &Ctx) {
       if (!P.consume_front("category_data/") || !P.ends_with("_metrics.json") ||
           P.contains('/'))
         continue;
+      if (A.Json) {
+        C.Metrics.emplace(P.str(), A.Json.get());
+        continue;
+      }
       Expected<json::Value> V = json::parse(A.Content);
       if (!V) {
         consumeError(V.takeError());
         continue;
       }
-      C.Metrics.emplace(P.str(), std::move(*V));
+      C.Metrics.emplace(P.str(), &C.ParsedMetrics.emplace_back(std::move(*V)));
     }
   });
   return C.Metrics;

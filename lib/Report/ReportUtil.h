@@ -29,9 +29,9 @@ struct ReportContext;
 /// file name (sorted: the reference visits them in that order, §7).
 /// Unparsable artifacts are skipped.
 /// Parsed once per report (ReportContext::Cache), whichever emitter asks
-/// first.
-const std::map<std::string, llvm::json::Value> &
-metricsArtifacts(const ReportContext &Ctx);
+/// first; artifacts that carry Artifact::Json are not parsed again.
+using MetricsArtifacts = std::map<std::string, const llvm::json::Value *>;
+const MetricsArtifacts &metricsArtifacts(const ReportContext &Ctx);
 
 /// Re-running into the same -o must not leave files of the previous run
 /// behind: delete OutputDir/SubDir/*Suffix whose file name is not in Keep.

@@ -2,8 +2,11 @@
 #include "tl/Support/PyValue.h"
 #include "tl/Support/PyFormat.h"
 
+#include "llvm/Support/JSON.h"
+
 #include <cmath>
 #include <cstdio>
+#include <deque>
 
 using namespace tl;
 
@@ -238,6 +241,93 @@ std::string tl::jsonString(llvm::StringRef S) {
   }
   Out += '"';
   return Out;
+}
+
+std::optional<llvm::json::Value> tl::pyJsonValue(const PyValue &Root) {
+  using llvm::json::Value;
+  auto IsContainer = [](const PyValue &X) {
+    return X.kind() == PyValue::Kind::Tuple ||
+           X.kind() == PyValue::Kind::List || X.kind() == PyValue::Kind::Dict;
+  };
+  auto Leaf = [](const PyValue &X) -> std::optional<Value> {
+    switch (X.kind()) {
+    case PyValue::Kind::None:
+      return Value(nullptr);
+    case PyValue::Kind::Bool:
+      return Value(X.getBool());
+    case PyValue::Kind::Int:
+      return Value(X.getInt());
+    case PyValue::Kind::Float:
+      // json::parse rejects the NaN/Infinity that json.dumps writes.
+      if (!std::isfinite(X.getFloat()))
+        return std::nullopt;
+      return Value(X.getFloat());
+    case PyValue::Kind::Str:
+      // jsonString escapes invalid bytes as Latin-1: the parse differs.
+      if (!llvm::json::isUTF8(X.getStr()))
+        return std::nullopt;
+      return Value(X.getStr());
+    default:
+      return std::nullopt;
+    }
+  };
+  // json::Value's move is not noexcept: a growing std::vector of them
+  // copies every element, so arrays are sized up front and frames live in
+  // a deque.
+  auto Empty = [](const PyValue &X) {
+    if (X.kind() == PyValue::Kind::Dict)
+      return Value(llvm::json::Object());
+    llvm::json::Array A;
+    A.reserve(X.elems().size());
+    return Value(std::move(A));
+  };
+  if (!IsContainer(Root))
+    return Leaf(Root);
+  // Explicit stack: values may nest deeply.
+  struct Frame {
+    const PyValue *V;
+    size_t Next;
+    Value Acc;
+  };
+  auto Size = [](const PyValue &X) {
+    return X.kind() == PyValue::Kind::Dict ? X.items().size()
+                                           : X.elems().size();
+  };
+  // Add the value of child Next - 1 of F.
+  auto Add = [](Frame &F, Value V) {
+    if (F.V->kind() != PyValue::Kind::Dict) {
+      F.Acc.getAsArray()->push_back(std::move(V));
+      return true;
+    }
+    const std::string &Key = F.V->items()[F.Next - 1].first;
+    return llvm::json::isUTF8(Key) &&
+           F.Acc.getAsObject()->try_emplace(Key, std::move(V)).second;
+  };
+  std::deque<Frame> Stack;
+  Stack.push_back({&Root, 0, Empty(Root)});
+  for (;;) {
+    Frame &F = Stack.back();
+    if (F.Next == Size(*F.V)) {
+      Value Done = std::move(F.Acc);
+      Stack.pop_back();
+      if (Stack.empty())
+        return Done;
+      if (!Add(Stack.back(), std::move(Done)))
+        return std::nullopt;
+      continue;
+    }
+    const PyValue &C = F.V->kind() == PyValue::Kind::Dict
+                           ? F.V->items()[F.Next].second
+                           : F.V->elems()[F.Next];
+    ++F.Next;
+    if (IsContainer(C)) {
+      Stack.push_back({&C, 0, Empty(C)});
+      continue;
+    }
+    std::optional<Value> L = Leaf(C);
+    if (!L || !Add(F, std::move(*L)))
+      return std::nullopt;
+  }
 }
 
 std::string tl::pyJsonDumps(const PyValue &V, int Indent) {

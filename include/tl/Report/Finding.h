@@ -15,6 +15,7 @@
 #include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -23,7 +24,10 @@
 
 namespace llvm {
 class raw_ostream;
-}
+namespace json {
+class Value;
+} // namespace json
+} // namespace llvm
 
 namespace tl {
 
@@ -90,6 +94,10 @@ struct Artifact {
   std::string Pass;
   std::string Path;
   std::string Content;
+  /// Content as parsed JSON, when its producer built it without parsing
+  /// (the report reads the metrics artifacts back; parsing them cost more
+  /// than writing them). Null: emitters parse Content themselves.
+  std::shared_ptr<const llvm::json::Value> Json;
 };
 
 struct Finding {

@@ -98,7 +98,9 @@ public:
   /// Contribute a whole file to the report (relative path inside the
   /// output directory, e.g. "category_data/gemm_metrics.json"). A later
   /// artifact with the same path replaces the earlier one.
-  void artifact(llvm::StringRef RelPath, std::string Content);
+  /// Json, when given, is Content already parsed (Artifact::Json).
+  void artifact(llvm::StringRef RelPath, std::string Content,
+                std::shared_ptr<const llvm::json::Value> Json = nullptr);
 
   size_t size() const;
   /// Move the artifacts out, in emission order.

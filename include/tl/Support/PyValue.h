@@ -12,9 +12,14 @@
 #include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
+
+namespace llvm::json {
+class Value;
+} // namespace llvm::json
 
 namespace tl {
 
@@ -78,6 +83,10 @@ std::string pyStr(const PyValue &V);
 /// lists, None null, NaN NaN, ensure_ascii escapes; separators ", " / ": "
 /// (", " becomes "," with an indent, as in Python).
 std::string pyJsonDumps(const PyValue &V, int Indent = -1);
+/// What llvm::json::parse(pyJsonDumps(V)) gives, built without printing
+/// and parsing; std::nullopt where that parse would fail or change a value
+/// (NaN/Infinity, invalid UTF-8, a repeated dict key).
+std::optional<llvm::json::Value> pyJsonValue(const PyValue &V);
 
 } // namespace tl
 

@@ -220,6 +220,11 @@ CategoryResult analyzeCategory(const ComputeInput &In, StringRef Key,
 }
 
 std::string CategoryResult::metricsJson() const {
+  // json.dump(indent=2): no trailing newline.
+  return pyJsonDumps(metricsValue(), 2);
+}
+
+PyValue CategoryResult::metricsValue() const {
   std::vector<PyValue> Ops, Est, Fnd;
   for (const OpRecord &O : this->Ops)
     Ops.push_back(toPy(O));
@@ -241,8 +246,7 @@ std::string CategoryResult::metricsJson() const {
       {"category_findings", PyValue::list(std::move(Fnd))}};
   if (!Extensions.isNone())
     D.push_back({"tl_extensions", Extensions});
-  // json.dump(indent=2): no trailing newline.
-  return pyJsonDumps(PyValue::dict(std::move(D)), 2);
+  return PyValue::dict(std::move(D));
 }
 
 std::string noDataMetricsJson(StringRef Key, StringRef Message,

@@ -12,10 +12,12 @@
 #include "tl/IR/Trace.h"
 #include "tl/Report/FindingSink.h"
 #include "tl/Support/PyFormat.h"
+#include "tl/Support/PyValue.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <set>
@@ -236,8 +238,14 @@ void runCategories(const ComputeInput &In, ArrayRef<std::string> Keys,
     if (!is_contained(Keys, Key))
       continue;
     CategoryResult R = analyzeCategory(In, Key, Display, H);
-    Sink.artifact(("category_data/" + Key + "_metrics.json"),
-                  R.metricsJson());
+    // The report reads the file back: hand it over parsed as well.
+    PyValue V = R.metricsValue();
+    std::optional<json::Value> Parsed = pyJsonValue(V);
+    Sink.artifact("category_data/" + Key + "_metrics.json",
+                  pyJsonDumps(V, 2),
+                  Parsed ? std::make_shared<const json::Value>(
+                               std::move(*Parsed))
+                         : nullptr);
     emitFindings(R, H, T, Sink);
   }
   if (!H.NoDataMessage)

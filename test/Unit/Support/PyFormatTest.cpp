@@ -3,6 +3,8 @@
 #include "tl/Support/PyFormat.h"
 #include "tl/Support/PyValue.h"
 
+#include "llvm/Support/JSON.h"
+
 #include "gtest/gtest.h"
 
 #include <cmath>
@@ -131,4 +133,32 @@ TEST(PyFormat, JsonDumps) {
        {"b", PyValue::list({})}});
   EXPECT_EQ(pyJsonDumps(W, 2), "{\n  \"a\": [\n    1,\n    {\n      \"x\": "
                                "1e-05\n    }\n  ],\n  \"b\": []\n}");
+}
+
+// pyJsonValue must equal what parsing pyJsonDumps' text gives, and refuse
+// (nullopt) exactly where that parse fails or would change the value.
+TEST(PyFormat, JsonValueMatchesParse) {
+  PyValue V = PyValue::dict(
+      {{"a", PyValue::tuple({PyValue::integer(-3), PyValue::real(2.5),
+                             PyValue::real(-0.0), PyValue::none()})},
+       {"b", PyValue::str("\xc2\xb5s \"q\"\n\xf0\x9f\x98\x80")},
+       {"c", PyValue::list({PyValue::list({}), PyValue::dict({})})},
+       {"d", PyValue::dict({{"x", PyValue::real(1e-05)},
+                            {"y", PyValue::boolean(false)}})},
+       {"t", PyValue::boolean(true)}});
+  llvm::Expected<llvm::json::Value> Parsed =
+      llvm::json::parse(pyJsonDumps(V, 2));
+  ASSERT_TRUE(bool(Parsed));
+  std::optional<llvm::json::Value> Built = pyJsonValue(V);
+  ASSERT_TRUE(Built.has_value());
+  EXPECT_EQ(*Built, *Parsed);
+  EXPECT_EQ(Built->getAsObject()->getArray("a")->front().getAsInteger(), -3);
+
+  // json.dumps writes NaN, which json::parse rejects.
+  EXPECT_FALSE(pyJsonValue(PyValue::list({PyValue::real(std::nan(""))})));
+  // An invalid byte is escaped as \u00ff and parses back as U+00FF.
+  EXPECT_FALSE(pyJsonValue(PyValue::str("a\xff")));
+  EXPECT_FALSE(pyJsonValue(PyValue::dict(
+      {{"k", PyValue::integer(1)}, {"k", PyValue::integer(2)}})));
+  EXPECT_EQ(*pyJsonValue(PyValue::integer(7)), llvm::json::Value(7));
 }

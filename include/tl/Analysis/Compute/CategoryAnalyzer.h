@@ -113,6 +113,8 @@ struct CategoryResult {
   PyValue Extensions; // dict or None
 
   RowView row(const OpRecord &Op) const { return {In->table(), Op.Row}; }
+  /// The metrics file's contents as a Python dict.
+  PyValue metricsValue() const;
   /// The metrics file, as json.dump(indent=2) writes it.
   std::string metricsJson() const;
 };
