@@ -149,17 +149,17 @@ FusionCandidates::FusionCandidates(const Trace &T, AnalysisManager &AM) {
   // Kernel type and name tests per interned kernel name: a kernel is seen
   // once per enclosing module, so these would otherwise repeat many times.
   struct NameFacts {
-    std::string Type;
+    StringRef Type;
     bool Eligible = true, Fused = false;
     bool Mat = false, Normish = false, Softmax = false;
   };
   NameMemo FactsOf(T, [&](StringRef N) {
     NameFacts F;
     std::string Lower = N.lower();
-    F.Type = classifyKernel(N).KernelType;
+    F.Type = classifyKernelType(N);
     F.Fused = nameContainsAny(N, fusionAlreadyFusedMarkers());
     F.Eligible = !nameContainsAny(N, fusionExcludedMarkers()) && !F.Fused;
-    std::string Up = StringRef(F.Type).upper();
+    std::string Up = F.Type.upper();
     F.Mat = Up == "GEMM" || Up == "GEMM (GENERIC)" ||
             StringRef(Lower).contains("conv");
     F.Normish = nameContainsAny(N, NormMarkers) ||
@@ -511,7 +511,7 @@ void tl::writeFusionIdentity(llvm::json::OStream &J,
 void tl::writeFusionComposition(llvm::json::OStream &J,
                                 const FusionCandidate &C) {
   J.attributeArray("kernel_type_signature", [&] {
-    for (const std::string &T : C.TypeSignature)
+    for (StringRef T : C.TypeSignature)
       J.value(T);
   });
   J.attributeObject("kernel_type_summary", [&] {

@@ -420,6 +420,14 @@ bool ruleSearch(const CompiledRule &R, llvm::StringRef Name) {
 
 } // namespace
 
+llvm::StringRef tl::classifyKernelType(llvm::StringRef Name) {
+  KernelClass C = classifyKernel(Name);
+  for (const Rule &R : Rules)
+    if (C.KernelType == R.Type)
+      return R.Type;
+  return "Unknown";
+}
+
 size_t tl::detail::numKernelRules() { return std::size(Rules); }
 
 const char *tl::detail::kernelRulePattern(size_t Rule) {

@@ -176,7 +176,7 @@ public:
       K.Title = "Kernels of one instance";
       K.Columns = {"kernel", "type", "dur_us", "data_in_mb", "data_out_mb"};
       for (const FusionKernel &FK : E.Candidate->Kernels)
-        K.Rows.push_back({FK.Name.str(), FK.Type, FK.DurUs,
+        K.Rows.push_back({FK.Name.str(), FK.Type.str(), FK.DurUs,
                           FK.DataInMB ? Value(*FK.DataInMB) : Value("-"),
                           FK.DataOutMB ? Value(*FK.DataOutMB) : Value("-")});
       // Comparative: trace 1's and trace 2's kernels instead (§10.3).
@@ -192,7 +192,7 @@ public:
           T2.Columns = {"Kernel", "Type", "Duration (us)"};
           for (const FusionKernel &FK :
                Second ? CC->Kernels2 : CC->Base.Kernels)
-            T2.Rows.push_back({FK.Name.str(), FK.Type, FK.DurUs});
+            T2.Rows.push_back({FK.Name.str(), FK.Type.str(), FK.DurUs});
           Tables.push_back(std::move(T2));
         }
       } else {

@@ -30,7 +30,9 @@ struct FusionKernel {
   /// The kernel's name in its trace's string pool (not copied: candidates
   /// hold every kernel of every module; they live as long as the trace).
   llvm::StringRef Name;
-  std::string Type;
+  /// Static storage (classifyKernelType) or a string that outlives the
+  /// candidate: copied once per kernel of every candidate.
+  llvm::StringRef Type;
   std::string Op; // sibling sequences: the launching CPU op
   double DurUs = 0;
   bool Eligible = true;
@@ -45,9 +47,9 @@ struct FusionCandidate {
   uint64_t InstanceCount = 1;
   size_t KernelCount = 0, EligibleCount = 0;
   std::vector<FusionKernel> Kernels;
-  std::vector<std::string> TypeSignature;
+  std::vector<llvm::StringRef> TypeSignature; // FusionKernel::Type's
   /// Type -> count in first-seen order (empty for sibling sequences).
-  std::vector<std::pair<std::string, int64_t>> TypeSummary;
+  std::vector<std::pair<llvm::StringRef, int64_t>> TypeSummary;
   bool HasFusedKernel = false;
   double TotalKernelTimeUs = 0;
   bool Sibling = false;

@@ -23,6 +23,9 @@ struct KernelClass {
 };
 
 KernelClass classifyKernel(llvm::StringRef Name);
+/// classifyKernel(Name).KernelType as a string with static storage (the
+/// rule table's), for callers that keep one per kernel.
+llvm::StringRef classifyKernelType(llvm::StringRef Name);
 
 namespace detail {
 /// The rule table's size, and regex_search of rule Rule's pattern in Name

@@ -44,7 +44,7 @@ bool isMatrixType(StringRef Type) {
 FusionKernel kernelOf(const Trace &T, EventId G) {
   FusionKernel K;
   K.Name = T.name(G);
-  K.Type = classifyKernel(K.Name).KernelType;
+  K.Type = classifyKernelType(K.Name);
   K.DurUs = T.dur(G);
   K.Eligible = isFusionEligibleName(K.Name);
   K.GpuUid = T.uid(G);

@@ -8,10 +8,11 @@ using namespace tl;
 namespace {
 
 /// A candidate with trace-1 kernels (name, type, dur) and trace-2 total.
-/// Kernel names are literals: FusionKernel::Name refers to them.
+/// Kernel names and types are literals: FusionKernel::Name and ::Type
+/// refer to them.
 ComparativeFusionCandidate
 candidate(std::string Module,
-          std::vector<std::tuple<const char *, std::string, double>> K1,
+          std::vector<std::tuple<const char *, const char *, double>> K1,
           size_t N2, double Total2Us, uint64_t Instances = 1) {
   ComparativeFusionCandidate C;
   C.Base.ModuleName = Module;
@@ -87,7 +88,7 @@ TEST(ComparativeFusion, Gates) {
   // More than 15 trace-1 kernels: dropped by the pre-filter.
   std::vector<std::string> ManyNames; // outlive the candidate
   ManyNames.reserve(16);
-  std::vector<std::tuple<const char *, std::string, double>> Many;
+  std::vector<std::tuple<const char *, const char *, double>> Many;
   for (int I = 0; I < 16; ++I) {
     ManyNames.push_back("k" + std::to_string(I));
     Many.emplace_back(ManyNames.back().c_str(), "Elementwise", 100);
