@@ -25,8 +25,10 @@
 //   void stackLimit(const char *At);      // the stack model passed the cap
 //                                         // at At: end the input there
 // Handlers see the Source at the offset RapidJSON's stream would have (the
-// bracket for Start/End calls, after the token for scalars) and may move it
-// (the importer's splice after EndObject). Strings are not NUL-terminated.
+// bracket for Start/End calls, after the token for scalars). Only EndObject
+// and EndArray may move it (the importer's splice after EndObject): the
+// reader reloads its pointers after those calls only. Strings are not
+// NUL-terminated.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TL_LIB_IMPORT_JSONREADER_H
@@ -186,6 +188,17 @@ private:
         return *P;
       if (*P == ' ' && P[1] > ' ') // ", " and ": "
         return *++P;
+      // Pretty-printed JSON: a newline and an indentation of spaces.
+      if (*P == '\n' && E - P > 16) {
+        __m128i V = _mm_loadu_si128(reinterpret_cast<const __m128i *>(P + 1));
+        unsigned Other =
+            ~unsigned(_mm_movemask_epi8(_mm_cmpeq_epi8(V, _mm_set1_epi8(' '))));
+        unsigned N = unsigned(__builtin_ctz(Other)); // (bit 16 is set)
+        if (LLVM_LIKELY(N < 16 && P[1 + N] > ' ')) {
+          P += 1 + N;
+          return *P;
+        }
+      }
     }
     return skipSpaceSlow();
   }
@@ -290,11 +303,14 @@ private:
   bool parseValue(char C);
   bool parseLiteral(const char *Word, unsigned Len, int Kind);
   bool parseString(bool IsKey);
+  LLVM_ATTRIBUTE_NOINLINE bool copyString(bool IsKey, const char *S,
+                                          const char *Q);
   bool slowString(bool IsKey, uint64_t Top);
   bool finishString(bool IsKey, const char *S, size_t Len);
   bool validateUtf8(uint64_t &Top, bool &Valid);
   bool parseHex4(unsigned &CP, uint64_t EscOff);
   bool parseNumber();
+  LLVM_ATTRIBUTE_NOINLINE bool slowNumber();
   template <bool Fast> bool parseNumberAt();
   bool open(bool IsObject, State Ret);
   bool close(bool IsObject, State From);
@@ -345,6 +361,19 @@ JsonParseResult JsonReader<Source, Handler>::parse() {
           if (LLVM_LIKELY(skipSpace() == ':')) {
             ++P;
             St = KeyValueDelimiter;
+            // A string or number value, and the ',' after it, as the
+            // KeyValueDelimiter and MemberValue cases would take them.
+            char V = skipSpace();
+            if (V == '"' || V == '-' || unsigned(V - '0') < 10) {
+              if ((Ok = V == '"' ? parseString(false) : parseNumber())) {
+                St = MemberValue;
+                if (LLVM_LIKELY(skipSpace() == ',')) {
+                  ++P;
+                  ++Frames.back().Count;
+                  St = MemberDelimiter;
+                }
+              }
+            }
           }
         }
       } else if (C == '}' && St == ObjectInitial) {
@@ -369,7 +398,9 @@ JsonParseResult JsonReader<Source, Handler>::parse() {
         Ok = close(false, St);
       } else if (C == '}' || C == ']' || C == ',' || C == ':') {
         return error(kParseErrorValueInvalid, tell()), Res;
-      } else if ((Ok = parseValue(C))) {
+      } else if ((Ok = C == '"' ? parseString(false)
+                       : C == '-' || unsigned(C - '0') < 10 ? parseNumber()
+                                                             : parseValue(C))) {
         St = Next;
         // The ',' that usually follows, as the Next case would take it.
         if (LLVM_LIKELY(skipSpace() == ',')) {
@@ -452,7 +483,6 @@ bool JsonReader<Source, Handler>::open(bool IsObject, State Ret) {
   Frames.push_back({Ret, 0});
   sync();
   bool Ok = IsObject ? H.StartObject() : H.StartArray();
-  load();
   if (LLVM_UNLIKELY(!Ok))
     return error(rapidjson::kParseErrorTermination, tell());
   take();
@@ -507,7 +537,6 @@ bool JsonReader<Source, Handler>::parseLiteral(const char *Word, unsigned Len,
   }
   sync();
   bool Ok = Kind == 0 ? H.Null() : H.Bool(Kind == 1);
-  load();
   if (LLVM_UNLIKELY(!Ok))
     return error(rapidjson::kParseErrorTermination, tell());
   return true;
@@ -523,15 +552,28 @@ bool JsonReader<Source, Handler>::parseString(bool IsKey) {
     size_t Len = size_t(Q - S);
     // Pushes: byte J after taking it (offset S + J + 1), then the NUL
     // after the quote (Q + 1).
-    uint64_t Top = Stack.Size;
-    if (LLVM_UNLIKELY(Top + Len + 1 > Stack.Cap)) {
-      if (!putRun(Top, Len + 1, S, 1))
-        return false;
+    if (LLVM_LIKELY(Stack.Size + Len + 1 <= Stack.Cap)) {
+      P = Q + 1;
+      return finishString(IsKey, S, Len);
     }
+  }
+  return copyString(IsKey, S, Q);
+}
+
+/// parseString's slow half, out of line so that the fast half needs few
+/// registers: an escape, a non-ASCII or control byte, or the chunk ends
+/// (at Q) before the closing quote, or the stack model grows.
+template <typename Source, typename Handler>
+bool JsonReader<Source, Handler>::copyString(bool IsKey, const char *S,
+                                             const char *Q) {
+  if (LLVM_LIKELY(Q < E && *Q == '"')) {
+    size_t Len = size_t(Q - S);
+    uint64_t Top = Stack.Size;
+    if (!putRun(Top, Len + 1, S, 1))
+      return false;
     P = Q + 1;
     return finishString(IsKey, S, Len);
   }
-  // An escape, a non-ASCII or control byte, or the chunk ends: copy.
   uint64_t Top = Stack.Size;
   Buf.assign(S, Q);
   if (!putRun(Top, size_t(Q - S), S, 1))
@@ -546,7 +588,6 @@ bool JsonReader<Source, Handler>::finishString(bool IsKey, const char *S,
   sync();
   bool Ok = IsKey ? H.Key(S, unsigned(Len), true)
                   : H.String(S, unsigned(Len), true);
-  load();
   if (LLVM_UNLIKELY(!Ok))
     return error(rapidjson::kParseErrorTermination, tell());
   return true;
@@ -767,14 +808,20 @@ bool JsonReader<Source, Handler>::parseNumber() {
       } else {
         Ok = M <= 4294967295u ? H.Uint(unsigned(M)) : H.Uint64(M);
       }
-      load();
       if (LLVM_UNLIKELY(!Ok))
         return error(rapidjson::kParseErrorTermination, StartOffset);
       return true;
     }
   }
-  // In place when the bytes a number can hold end inside the chunk (so no
-  // read can pass its end) and the stack model has room for all of them.
+  return slowNumber();
+}
+
+/// parseNumber's slow half (out of line: the fast half needs few
+/// registers). In place when the bytes a number can hold end inside the
+/// chunk (so no read can pass its end) and the stack model has room for all
+/// of them.
+template <typename Source, typename Handler>
+bool JsonReader<Source, Handler>::slowNumber() {
   const char *Q = P;
   while (Q < E && isNumberByte(*Q))
     ++Q;
@@ -974,7 +1021,6 @@ bool JsonReader<Source, Handler>::parseNumberAt() {
     sync();
     Ok = Minus ? H.Int(static_cast<int32_t>(~I + 1)) : H.Uint(I);
   }
-  load();
   if (LLVM_UNLIKELY(!Ok))
     return error(kParseErrorTermination, StartOffset);
   return true;
