@@ -149,7 +149,8 @@ private:
     Done,
   };
 
-  bool fail(const llvm::Twine &What) {
+  // The error paths are out of line: the per-token paths stay small.
+  LLVM_ATTRIBUTE_NOINLINE bool fail(const llvm::Twine &What) {
     Err = What.str();
     ErrOffset = In.Tell();
     return false;
@@ -243,6 +244,9 @@ private:
   bool tick() {
     if (!Opts.MaxMemory || ++Tokens < NextMemCheck)
       return true;
+    return checkMemory();
+  }
+  LLVM_ATTRIBUTE_NOINLINE bool checkMemory() {
     NextMemCheck = Tokens + (1u << 14);
     if (memoryBytes() > Opts.MaxMemory)
       return fail("expected the trace to fit in " +
@@ -252,7 +256,7 @@ private:
   }
 
   /// The error for a value of the wrong kind where mode M expects one.
-  bool wrongKind() {
+  LLVM_ATTRIBUTE_NOINLINE bool wrongKind() {
     switch (M) {
     case Mode::Root:
       return fail("expected a JSON object at the top level");
@@ -323,8 +327,7 @@ private:
       return true;
     case Mode::EvField:
       if (CurField != Field::Args)
-        return fail("expected a " + expectedType(CurField) + " for \"" +
-                    fieldName(CurField) + "\"");
+        return failContainer();
       ArgB.startContainer(IsObject);
       M = Mode::ArgsValue;
       return true;
@@ -399,17 +402,7 @@ private:
       TopB.key(intern(K));
       return true;
     case Mode::EvKey:
-      CurField = llvm::StringSwitch<Field>(K)
-                     .Case("ph", Field::Ph)
-                     .Case("name", Field::Name)
-                     .Case("cat", Field::Cat)
-                     .Case("ts", Field::Ts)
-                     .Case("dur", Field::Dur)
-                     .Case("pid", Field::Pid)
-                     .Case("tid", Field::Tid)
-                     .Case("id", Field::Id)
-                     .Case("args", Field::Args)
-                     .Default(Field::Other);
+      CurField = eventField(K);
       if (CurField == Field::Other) {
         SkipDepth = 0;
         M = Mode::Skip;
@@ -425,6 +418,45 @@ private:
     default:
       return fail("unexpected key");
     }
+  }
+
+  /// The event field named K (by length, then bytes: every event has
+  /// several keys, and StringSwitch tries each name in turn).
+  static Field eventField(llvm::StringRef K) {
+    // (K.size() bytes of W, its terminating NUL excluded.)
+    auto Is = [&](const char *W) {
+      return std::memcmp(K.data(), W, K.size()) == 0;
+    };
+    switch (K.size()) {
+    case 2:
+      return Is("ph")   ? Field::Ph
+             : Is("ts") ? Field::Ts
+             : Is("id") ? Field::Id
+                        : Field::Other;
+    case 3:
+      return Is("cat")   ? Field::Cat
+             : Is("dur") ? Field::Dur
+             : Is("pid") ? Field::Pid
+             : Is("tid") ? Field::Tid
+                         : Field::Other;
+    case 4:
+      return Is("name")   ? Field::Name
+             : Is("args") ? Field::Args
+                          : Field::Other;
+    default:
+      return Field::Other;
+    }
+  }
+
+  /// A container where CurField (not args) wants a scalar.
+  LLVM_ATTRIBUTE_NOINLINE bool failContainer() {
+    return fail("expected a " + expectedType(CurField) + " for \"" +
+                fieldName(CurField) + "\"");
+  }
+  /// A scalar of the wrong type for CurField ("expected <What> for ...").
+  LLVM_ATTRIBUTE_NOINLINE bool failField(const char *What) {
+    return fail(llvm::Twine("expected ") + What + " for \"" +
+                fieldName(CurField) + "\"");
   }
 
   static std::string expectedType(Field F) {
@@ -458,7 +490,7 @@ private:
     case Field::Name:
     case Field::Cat:
       if (V.K != Scalar::String)
-        return fail("expected a string for \"" + fieldName(CurField) + "\"");
+        return failField("a string");
       if (CurField == Field::Ph) {
         Ph = V.S.size() == 1 ? V.S[0] : '?';
         HasPh = true;
@@ -473,7 +505,7 @@ private:
     case Field::Ts:
     case Field::Dur: {
       if (V.K != Scalar::Int && V.K != Scalar::Double)
-        return fail("expected a number for \"" + fieldName(CurField) + "\"");
+        return failField("a number");
       double D = V.K == Scalar::Int ? double(V.I) : V.D;
       if (CurField == Field::Ts) {
         Ts = D;
@@ -503,8 +535,7 @@ private:
           P.Str = intern(V.S);
         }
       } else {
-        return fail("expected an integer or a string for \"" +
-                    fieldName(CurField) + "\"");
+        return failField("an integer or a string");
       }
       if (CurField == Field::Pid)
         Pid = P;
