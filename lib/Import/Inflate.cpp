@@ -887,6 +887,14 @@ InflateChunks::~InflateChunks() = default;
 uint64_t InflateChunks::sent() const { return St->Sent; }
 
 long InflateChunks::next(char *Dst, size_t Cap) {
+  const char *View;
+  long N = nextView(View, Cap);
+  if (N > 0)
+    std::memcpy(Dst, View, size_t(N));
+  return N;
+}
+
+long InflateChunks::nextView(const char *&View, size_t Cap) {
   State &T = *St;
   Decoder &D = *T.D;
   for (;;) {
@@ -895,7 +903,7 @@ long InflateChunks::next(char *Dst, size_t Cap) {
     uint64_t E = T.Cuts.next(T.Sent, Cap, D.total(D.Out), T.Done);
     if (E) {
       size_t N = size_t(E - T.Sent);
-      std::memcpy(Dst, D.OutBegin + (T.Sent - D.OutBase), N);
+      View = reinterpret_cast<const char *>(D.OutBegin + (T.Sent - D.OutBase));
       T.Sent = E;
       return long(N);
     }

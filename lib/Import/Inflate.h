@@ -94,6 +94,9 @@ public:
   /// Bytes written to Dst (at most Cap), 0 at the end, -1 for bad input
   /// (then nothing more: the reader replays with zlib past sent()).
   long next(char *Dst, size_t Cap);
+  /// next() without the copy: View points at the bytes in the decoder's
+  /// buffer, valid until the next call.
+  long nextView(const char *&View, size_t Cap);
   /// Output returned so far.
   uint64_t sent() const;
 

@@ -215,6 +215,7 @@ bool InputStream::start() {
     std::swap(In, Out);
     In.clear();
     In.shrink_to_fit();
+    Cur = Out.data();
     Len = Got;
     if (Progress)
       Progress(Len);
@@ -222,8 +223,8 @@ bool InputStream::start() {
   if (Gzip && !refill() && hasError())
     return false;
   // Skip a UTF-8 byte order mark (offsets still count it).
-  if (Len >= 3 && uint8_t(Out[0]) == 0xEF && uint8_t(Out[1]) == 0xBB &&
-      uint8_t(Out[2]) == 0xBF)
+  if (Len >= 3 && uint8_t(Cur[0]) == 0xEF && uint8_t(Cur[1]) == 0xBB &&
+      uint8_t(Cur[2]) == 0xBF)
     Pos = 3;
   if (Gzip && Background && Len) {
     if (GrowMax && SizeHint >= GrowMin && SizeHint <= GrowMax &&
@@ -240,13 +241,11 @@ bool InputStream::start() {
           Grow->Filled.store(Len);
         }
         GrowThread = std::thread([this] { growLoop(); });
-        Cur = Out.data();
         return true;
       }
     }
     startInflater();
   }
-  Cur = Out.data();
   return true;
 }
 
@@ -444,10 +443,10 @@ void InputStream::inflaterLoop(Inflater &B) {
   }
 }
 
-size_t InputStream::inflateChunk(char *Dst, size_t Cap) {
+size_t InputStream::inflateChunk(char *Dst, size_t Cap, const char **View) {
   z_stream &S = Z->S;
   if (Z->Chunks) {
-    long N = Z->Chunks->next(Dst, Cap);
+    long N = View ? Z->Chunks->nextView(*View, Cap) : Z->Chunks->next(Dst, Cap);
     if (N >= 0)
       return size_t(N);
     // Bad input: zlib from the start, past the chunks returned, for its
@@ -582,7 +581,7 @@ bool InputStream::refill() {
       return failRaw();
     }
   } else {
-    Len = inflateChunk(Out.data(), Out.size());
+    Len = inflateChunk(Out.data(), Out.size(), &Cur);
     if (!Len && !RawErr.empty())
       return failRaw();
   }

@@ -121,7 +121,9 @@ private:
   /// (then RawErr is set).
   size_t readRaw(char *Dst, size_t N);
   /// Inflate up to Cap bytes; 0 at the end or on an error (RawErr set).
-  size_t inflateChunk(char *Dst, size_t Cap);
+  /// With View, the fast decoder may instead point *View at the bytes in
+  /// its own buffer (valid until the next call): no copy.
+  size_t inflateChunk(char *Dst, size_t Cap, const char **View = nullptr);
   /// The pending raw error becomes the stream's error.
   bool failRaw() {
     fail(RawErrOffset, RawErr);
