@@ -13,7 +13,9 @@
 
 #include <mutex>
 #include <optional>
+#include <bitset>
 #include <regex>
+#include <string_view>
 #include <vector>
 
 using namespace tl;
@@ -289,13 +291,22 @@ public:
 
   /// regex_search of the pattern in Name.
   bool search(llvm::StringRef Name) const {
+    std::vector<uint8_t> Failed;
     for (const Branch &B : Branches) {
       // Failed[I * (N + 1) + P]: atoms I.. do not match at P (whatever the
-      // start), so each (atom, position) is tried once.
-      std::vector<uint8_t> Failed((B.size() + 1) * (Name.size() + 1), 0);
-      for (size_t P = 0; P <= Name.size(); ++P)
+      // start), so each (atom, position) is tried once. Only `.*` and
+      // `\d+` read it: branches without them need none.
+      bool Backtracks = llvm::any_of(
+          B, [](const Atom &A) { return A.K == AnyStar || A.K == DigitPlus; });
+      Failed.assign(Backtracks ? (B.size() + 1) * (Name.size() + 1) : 0, 0);
+      // A branch starting with a character can only match where it occurs.
+      bool FirstChar = !B.empty() && B[0].K == Char;
+      for (size_t P = 0; P <= Name.size(); ++P) {
+        if (FirstChar && (P == Name.size() || llvm::toLower(Name[P]) != B[0].C))
+          continue;
         if (matchAt(B, 0, P, Name, Failed))
           return true;
+      }
     }
     return false;
   }
@@ -466,11 +477,24 @@ KernelClass tl::classifyKernel(llvm::StringRef Name) {
   // std::regex is slow; a rule none of whose required literals occur in
   // the name cannot match, so most rules are skipped without it.
   std::string Lower = Name.lower();
+  // Hundreds of literals are looked for in each name: a literal one of
+  // whose character pairs is absent from the name (a hashed set of them)
+  // is not searched for.
+  auto PairHash = [](char A, char B) {
+    return ((static_cast<unsigned char>(A) << 5) ^ static_cast<unsigned char>(B)) & 4095u;
+  };
+  std::bitset<4096> Pairs;
+  for (size_t I = 1; I < Lower.size(); ++I)
+    Pairs.set(PairHash(Lower[I - 1], Lower[I]));
+  std::string_view LowerView(Lower);
+  auto Occurs = [&](const std::string &L) {
+    for (size_t I = 1; I < L.size(); ++I)
+      if (!Pairs.test(PairHash(L[I - 1], L[I])))
+        return false;
+    return LowerView.find(L) != std::string_view::npos;
+  };
   auto MayMatch = [&](const CompiledRule &R) {
-    return R.Literals.empty() ||
-           llvm::any_of(R.Literals, [&](const std::string &L) {
-             return llvm::StringRef(Lower).contains(L);
-           });
+    return R.Literals.empty() || llvm::any_of(R.Literals, Occurs);
   };
   int Best = -1;
   size_t BestIdx = 0;
