@@ -159,14 +159,14 @@ bool isGemmOrConvOp(StringRef N) {
 }
 
 bool isCollectiveKernel(StringRef N) {
-  return N.contains_insensitive("nccl") || N.contains_insensitive("rccl") ||
-         N.contains_insensitive("all_reduce") ||
-         N.contains_insensitive("allreduce") ||
-         N.contains_insensitive("all_gather") ||
-         N.contains_insensitive("allgather") ||
-         N.contains_insensitive("reduce_scatter") ||
-         N.contains_insensitive("reducescatter") ||
-         N.contains_insensitive("alltoall");
+  // Folded once: contains_insensitive folds at every position of N.
+  std::string Lower = N.lower();
+  StringRef L(Lower);
+  return L.contains("nccl") || L.contains("rccl") ||
+         L.contains("all_reduce") || L.contains("allreduce") ||
+         L.contains("all_gather") || L.contains("allgather") ||
+         L.contains("reduce_scatter") || L.contains("reducescatter") ||
+         L.contains("alltoall");
 }
 
 /// Facts of kernel names, tested once per distinct name.
@@ -195,7 +195,8 @@ WorkloadInfo::WorkloadInfo(const Trace &T) {
   NameMemo kernelFacts(T, [](StringRef N) {
     KernelNameFacts F;
     F.MultiTensor = N.contains("multi_tensor_apply");
-    F.Backward = N.contains_insensitive("backward") || N.contains("_bwd") ||
+    // (contains_insensitive compares case-folded at every position.)
+    F.Backward = StringRef(N.lower()).contains("backward") || N.contains("_bwd") ||
                  N.contains("wgrad") || N.contains("dgrad") ||
                  N.contains("_wrw_");
     F.Triton = N.starts_with("triton_");
