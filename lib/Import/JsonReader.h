@@ -87,44 +87,6 @@ inline const char *jsonScanPlain(const char *Q, const char *E) {
   return E;
 }
 
-/// The decimal digits from Q (before E): M becomes M * 10^n + their value
-/// (mod 2^64); returns the first byte after them. Eight at a time (SWAR).
-LLVM_ATTRIBUTE_ALWAYS_INLINE const char *jsonDigits(const char *Q,
-                                                  const char *E, uint64_t &M) {
-  static constexpr uint64_t Pow10[9] = {1,       10,      100,
-                                        1000,    10000,   100000,
-                                        1000000, 10000000, 100000000};
-  while (E - Q >= 8) {
-    uint64_t W;
-    std::memcpy(&W, Q, 8);
-    // A byte is a digit when its high nibble is 3 both before and after
-    // adding 6 (carries only reach bytes after a non-digit).
-    uint64_t T = ((W & 0xF0F0F0F0F0F0F0F0ull) ^ 0x3030303030303030ull) |
-                 (((W + 0x0606060606060606ull) & 0xF0F0F0F0F0F0F0F0ull) ^
-                  0x3030303030303030ull);
-    unsigned N = T ? unsigned(__builtin_ctzll(T)) / 8 : 8;
-    if (N == 0)
-      return Q;
-    // (Borrows only reach bytes after a non-digit, shifted out here.)
-    uint64_t V = W - 0x3030303030303030ull;
-    if (N < 8)
-      V <<= 8 * (8 - N);
-    V = V * 10 + (V >> 8);
-    V = (((V & 0x000000FF000000FFull) * 0x000F424000000064ull) +
-         (((V >> 16) & 0x000000FF000000FFull) * 0x0000271000000001ull)) >>
-        32;
-    M = M * Pow10[N] + V;
-    Q += N;
-    if (N < 8)
-      return Q;
-  }
-  while (Q < E && unsigned(*Q - '0') < 10) {
-    M = M * 10 + unsigned(*Q - '0');
-    ++Q;
-  }
-  return Q;
-}
-
 template <typename Source, typename Handler> class JsonReader {
 public:
   JsonReader(Source &Src, Handler &H, JsonStackModel &Stack)
@@ -407,6 +369,21 @@ JsonParseResult JsonReader<Source, Handler>::parse() {
           ++P;
           ++Frames.back().Count;
           St = St == MemberValue ? MemberDelimiter : ElementDelimiter;
+          // More string and number elements (shapes, type lists), as the
+          // ElementDelimiter and Element cases would take them.
+          while (St == ElementDelimiter) {
+            char V = skipSpace();
+            if (!(V == '"' || V == '-' || unsigned(V - '0') < 10))
+              break;
+            if (!(Ok = V == '"' ? parseString(false) : parseNumber()))
+              break;
+            St = Element;
+            if (LLVM_LIKELY(skipSpace() == ',')) {
+              ++P;
+              ++Frames.back().Count;
+              St = ElementDelimiter;
+            }
+          }
         }
       }
       break;
@@ -774,17 +751,26 @@ bool JsonReader<Source, Handler>::parseNumber() {
   // what RapidJSON computes (an exact mantissa and the same StrtodFast; a
   // mantissa above 2^53 - 1 goes the long way); anything else goes the long
   // way too.
-  {
+  // Digit by digit: most numbers of a trace are short integers (ids,
+  // pids, shapes), for which a byte loop beats eight-byte words; at most 17
+  // digits per part are read (more go the long way), so 40 bytes of the
+  // chunk are enough.
+  if (LLVM_LIKELY(E - P >= 40)) {
     const char *Q = P;
     bool Minus = *Q == '-';
     Q += Minus;
     const char *DB = Q;
     uint64_t M = 0;
-    Q = jsonDigits(Q, E, M);
+    unsigned Dig;
+    for (const char *Lim = Q + 17; Q != Lim && (Dig = unsigned(*Q - '0')) < 10;
+         ++Q)
+      M = M * 10 + Dig;
     size_t NInt = size_t(Q - DB), NFrac = 0;
-    if (Q < E && *Q == '.') {
+    if (*Q == '.') {
       const char *FB = ++Q;
-      Q = jsonDigits(Q, E, M);
+      for (const char *Lim = Q + 17;
+           Q != Lim && (Dig = unsigned(*Q - '0')) < 10; ++Q)
+        M = M * 10 + Dig;
       NFrac = size_t(Q - FB);
       if (NFrac == 0)
         NInt = 0; // (an error: the long way reports it)
@@ -796,7 +782,7 @@ bool JsonReader<Source, Handler>::parseNumber() {
                     Stack.Size + NInt + NFrac + 1 <= Stack.Cap) &&
         (NFrac == 0 || rapidjson::internal::StrtodFast(
                            static_cast<double>(M), -int(NFrac), &R))) {
-      uint64_t StartOffset = tell();
+      const char *Begin = P;
       P = Q;
       sync();
       bool Ok;
@@ -808,8 +794,9 @@ bool JsonReader<Source, Handler>::parseNumber() {
       } else {
         Ok = M <= 4294967295u ? H.Uint(unsigned(M)) : H.Uint64(M);
       }
+      // (The handler did not move the source: Begin's offset is as it was.)
       if (LLVM_UNLIKELY(!Ok))
-        return error(rapidjson::kParseErrorTermination, StartOffset);
+        return error(rapidjson::kParseErrorTermination, tell(Begin));
       return true;
     }
   }

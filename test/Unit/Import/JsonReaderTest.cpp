@@ -191,6 +191,55 @@ TEST(JsonReader, Numbers) {
         "412532098591327667236328125e-324]");
 }
 
+TEST(JsonReader, NumbersInLongDocuments) {
+  // The fast number path reads digits in place when 40 bytes of the chunk
+  // follow the number (the short documents above mostly miss it): numbers
+  // with 1-19 integer and 0-18 fraction digits, signs, leading zeros and
+  // exponents, each followed by padding, in a member and in an array.
+  std::mt19937_64 Rng(20261130);
+  auto Digits = [&](unsigned N) {
+    std::string S;
+    for (unsigned I = 0; I < N; ++I)
+      S += char('0' + Rng() % 10);
+    return S;
+  };
+  const std::string Pad = ", \"pad\": \"" + std::string(48, 'x') + "\"";
+  for (int I = 0; I < 3000; ++I) {
+    std::string N = Rng() % 4 == 0 ? "-" : "";
+    N += Digits(1 + unsigned(Rng() % 19));
+    if (Rng() % 2)
+      N += "." + Digits(unsigned(Rng() % 19)); // (no digit: an error)
+    if (Rng() % 8 == 0)
+      N += "e" + std::to_string(int(Rng() % 50) - 25);
+    check("{\"k\": " + N + Pad + "}");
+    check("[" + N + ", " + N + Pad.substr(2) + "]");
+    if (HasFatalFailure())
+      return;
+  }
+  // Kineto's timestamps and durations (microseconds with three decimals)
+  // and ids, many to a document, pretty-printed as traces are: every value
+  // must be the double or integer RapidJSON gives.
+  for (int Doc = 0; Doc < 40; ++Doc) {
+    std::string S = "{\n  \"traceEvents\": [";
+    for (int I = 0; I < 500; ++I) {
+      unsigned IntDigits = 1 + unsigned(Rng() % 16);
+      std::string Int = std::to_string(1 + Rng() % 9) + Digits(IntDigits - 1);
+      std::string Frac = Digits(unsigned(Rng() % 4)); // 0-3 decimals
+      std::string Ts = Frac.empty() ? Int : Int + "." + Frac;
+      S += std::string(I ? "," : "") + "\n    {\n      \"ts\": " + Ts +
+           ",\n      \"dur\": " + std::to_string(Rng() % 1000) + "." +
+           Digits(3) + ",\n      \"id\": -" +
+           std::to_string(Rng() % 10000000000ull) + ",\n      \"dims\": [" +
+           Digits(1) + ", " + std::to_string(Rng() % 1000) + ", " +
+           std::to_string(Rng() % 100000) + "]\n    }";
+    }
+    S += "\n  ]\n}";
+    check(S);
+    if (HasFatalFailure())
+      return;
+  }
+}
+
 TEST(JsonReader, Truncations) {
   std::string Doc =
       "{\"traceEvents\":[{\"ph\":\"X\",\"name\":\"a\\u00e9\\n\xc3\xa9\","
