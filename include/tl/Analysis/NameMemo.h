@@ -17,7 +17,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <cstdlib>
 #include <memory>
 #include <type_traits>
 #include <utility>
@@ -37,16 +36,16 @@ public:
   /// Fn of the interned name Id.
   const Value &byId(StrId Id) {
     // A slot per pool id (index + 1 into Values, 0: not computed yet)
-    // instead of a hash map: analyses ask once per event. calloc leaves
-    // the pages of ids never asked for untouched.
-    if (!Slots) {
-      NumSlots = std::max<size_t>(T.strings().size(), 1);
-      Slots.reset(static_cast<uint32_t *>(
-          std::calloc(NumSlots, sizeof(uint32_t))));
-    }
-    if (LLVM_UNLIKELY(Id >= NumSlots))
-      return F2(Id);
-    uint32_t &S = Slots.get()[Id];
+    // instead of a hash map: analyses ask once per event. Slots come in
+    // pages allocated on first use, so a pool of millions of strings costs
+    // only the pages of the names actually asked for.
+    size_t Page = Id / PageSize;
+    if (LLVM_UNLIKELY(Page >= Pages.size()))
+      Pages.resize(std::max(Page + 1, T.strings().size() / PageSize + 1));
+    std::unique_ptr<uint32_t[]> &P = Pages[Page];
+    if (LLVM_UNLIKELY(!P))
+      P.reset(new uint32_t[PageSize]());
+    uint32_t &S = P[Id % PageSize];
     if (LLVM_UNLIKELY(S == 0)) {
       Values.push_back({F(T.strings().get(Id))});
       S = static_cast<uint32_t>(Values.size());
@@ -55,27 +54,16 @@ public:
   }
 
 private:
-  /// Ids outside the pool (none in a finished trace): a map.
-  const Value &F2(StrId Id) {
-    auto [It, New] = Extra.try_emplace(Id);
-    if (New)
-      It->second = F(T.strings().get(Id));
-    return It->second;
-  }
+  static constexpr size_t PageSize = 1024;
   /// (Not std::vector<bool>: byId returns references.)
   struct Box {
     Value V;
   };
-  struct FreeDeleter {
-    void operator()(uint32_t *P) const { std::free(P); }
-  };
 
   const Trace &T;
   Fn F;
-  std::unique_ptr<uint32_t, FreeDeleter> Slots;
-  size_t NumSlots = 0;
+  std::vector<std::unique_ptr<uint32_t[]>> Pages;
   std::vector<Box> Values;
-  llvm::DenseMap<StrId, Value> Extra;
 };
 
 /// NameMemo over a plain predicate such as isCommKernel.
