@@ -506,11 +506,15 @@ FusionCandidates::FusionCandidates(const Trace &T, AnalysisManager &AM) {
 
 void tl::tallyFusionKernels(FusionCandidate &C) {
   C.KernelCount = C.Kernels.size();
+  C.TypeSignature.reserve(C.TypeSignature.size() + C.Kernels.size());
   for (const FusionKernel &FK : C.Kernels) {
     C.EligibleCount += FK.Eligible;
     C.TypeSignature.push_back(FK.Type);
-    auto It = llvm::find_if(C.TypeSummary,
-                            [&](auto &P) { return P.first == FK.Type; });
+    // Types mostly point into the rule table: same pointer, same type.
+    auto It = llvm::find_if(C.TypeSummary, [&](auto &P) {
+      return P.first.data() == FK.Type.data() ? P.first.size() == FK.Type.size()
+                                              : P.first == FK.Type;
+    });
     if (It == C.TypeSummary.end())
       C.TypeSummary.emplace_back(FK.Type, 1);
     else

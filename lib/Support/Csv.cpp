@@ -1,6 +1,8 @@
 //===- Csv.cpp - CSV writer (pandas to_csv rules) and reader ----------------===//
 #include "tl/Support/Csv.h"
 
+#include "llvm/ADT/STLExtras.h"
+
 using namespace tl;
 
 std::string tl::csvQuote(llvm::StringRef Field) {
@@ -27,7 +29,11 @@ void CsvWriter::writeRow(llvm::ArrayRef<std::string> Fields) {
       OS << ',';
     // csvQuote's rule, written in place (no string per cell).
     llvm::StringRef F = Fields[I];
-    if (F.find_first_of(",\"\n\r") == llvm::StringRef::npos) {
+    // (A plain loop: find_first_of builds a character set per call.)
+    bool Special = llvm::any_of(F, [](char C) {
+      return C == ',' || C == '"' || C == '\n' || C == '\r';
+    });
+    if (!Special) {
       OS << F;
       continue;
     }
