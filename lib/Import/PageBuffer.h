@@ -44,6 +44,14 @@ public:
     std::memcpy(Data + Size, P, N);
     Size += N;
   }
+  /// Room for N more bytes, returned: write up to N there, then advance()
+  /// by the bytes written (one capacity check for a few small writes).
+  char *room(size_t N) {
+    if (Size + N > Cap)
+      reserve(std::max(Cap * 2, Size + N));
+    return Data + Size;
+  }
+  void advance(size_t N) { Size += N; }
   /// Capacity at least N bytes (whole pages).
   void reserve(size_t N);
 

@@ -19,21 +19,20 @@ public:
   TailStream(TailParser &P, uint64_t Split) : P(P), Buf(BufBytes) {
     Buf.data()[0] = '[';
     Base = Split;
+    Cur = Buf.data();
     Len = 1 + P.readAt(Split + 1, Buf.data() + 1, BufBytes - 1);
   }
-  const char *ptr() const { return Buf.data() + Pos; }
-  const char *end() const { return Buf.data() + Len; }
-  void setPtr(const char *At) { Pos = size_t(At - Buf.data()); }
-  uint64_t tellAt(const char *At) const {
-    return Base + uint64_t(At - Buf.data());
-  }
+  const char *ptr() const { return Cur + Pos; }
+  const char *end() const { return Cur + Len; }
+  void setPtr(const char *At) { Pos = size_t(At - Cur); }
+  uint64_t tellAt(const char *At) const { return Base + uint64_t(At - Cur); }
   uint64_t Tell() const { return Base + Pos; }
   bool next() {
     if (Stopped || P.cancelled())
       return false;
     Base += Len;
     Pos = 0;
-    Len = P.readAt(Base, Buf.data(), BufBytes);
+    Cur = P.viewAt(Base, Buf.data(), BufBytes, Len);
     return Len != 0;
   }
   /// A string past the limit ends the tail parse (the calling thread
@@ -49,6 +48,7 @@ private:
   static constexpr size_t BufBytes = 1 << 18;
   TailParser &P;
   PageBuffer Buf;
+  const char *Cur = nullptr; // the window: Buf, or the input in memory
   uint64_t Base = 0;
   size_t Pos = 0, Len = 0;
   bool Stopped = false;
@@ -133,12 +133,15 @@ private:
     C.Bytes.append(B, 8);
     return true;
   }
-  void varint(uint64_t V) {
+  /// V as a varint at W (at most 10 bytes); the bytes written.
+  static size_t putVarint(char *W, uint64_t V) {
+    size_t N = 0;
     while (V >= 0x80) {
-      C.Bytes.push(char(uint8_t(V) | 0x80));
+      W[N++] = char(uint8_t(V) | 0x80);
       V >>= 7;
     }
-    C.Bytes.push(char(V));
+    W[N++] = char(V);
+    return N;
   }
   bool integer(int64_t V) {
     if (Depth <= 1)
@@ -147,8 +150,9 @@ private:
       C.Bytes.push(char(0x80 | V));
       return true;
     }
-    tag(TapeTag::IntVar);
-    varint(uint64_t(V) << 1 ^ uint64_t(V >> 63));
+    char *W = C.Bytes.room(11);
+    W[0] = char(TapeTag::IntVar);
+    C.Bytes.advance(1 + putVarint(W + 1, uint64_t(V) << 1 ^ uint64_t(V >> 63)));
     return true;
   }
   bool text(const char *S, uint32_t Len, bool IsKey) {
@@ -157,21 +161,25 @@ private:
     if (Len <= TapeSlotMaxLen) {
       uint32_t Slot = tapeSlot(S, Len);
       std::string &Cached = Slots[Slot];
+      // Tag, slot (a varint of at most two bytes: 12 bits), length, text.
+      char *W = C.Bytes.room(4 + Len);
       if (Cached.size() == Len && tapeSameBytes(Cached.data(), S, Len)) {
-        tag(IsKey ? TapeTag::KeyRef : TapeTag::StrRef);
-        varint(Slot);
+        W[0] = char(IsKey ? TapeTag::KeyRef : TapeTag::StrRef);
+        C.Bytes.advance(1 + putVarint(W + 1, Slot));
         return true;
       }
       Cached.assign(S, Len);
-      tag(IsKey ? TapeTag::KeyNew : TapeTag::StrNew);
-      varint(Slot);
-      C.Bytes.push(char(uint8_t(Len)));
-    } else {
-      tag(IsKey ? TapeTag::KeyLong : TapeTag::StrLong);
-      char B[4];
-      std::memcpy(B, &Len, 4);
-      C.Bytes.append(B, 4);
+      W[0] = char(IsKey ? TapeTag::KeyNew : TapeTag::StrNew);
+      size_t N = 1 + putVarint(W + 1, Slot);
+      W[N++] = char(uint8_t(Len));
+      std::memcpy(W + N, S, Len);
+      C.Bytes.advance(N + Len);
+      return true;
     }
+    tag(IsKey ? TapeTag::KeyLong : TapeTag::StrLong);
+    char B[4];
+    std::memcpy(B, &Len, 4);
+    C.Bytes.append(B, 4);
     C.Bytes.append(S, Len);
     return true;
   }
@@ -223,6 +231,20 @@ TailParser::~TailParser() {
     T.join();
   if (Fd >= 0)
     ::close(Fd);
+}
+
+const char *TailParser::viewAt(uint64_t Off, char *Dst, size_t N,
+                              size_t &Got) {
+  if (Grow) {
+    Got = size_t(Grow->waitFor(Off, N, &Cancel));
+    return Grow->Data + Off;
+  }
+  if (Fd < 0) {
+    Got = Off < Size ? size_t(std::min<uint64_t>(N, Size - Off)) : 0;
+    return Mem.data() + std::min<uint64_t>(Off, Mem.size());
+  }
+  Got = readAt(Off, Dst, N);
+  return Dst;
 }
 
 size_t TailParser::readAt(uint64_t Off, char *Dst, size_t N) {
