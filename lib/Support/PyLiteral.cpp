@@ -100,14 +100,22 @@ llvm::Expected<PyValue> tl::parsePyLiteral(llvm::StringRef S) {
     if (C == '\'' || C == '"') {
       std::string Str;
       size_t J = I + 1;
-      for (; J < N && S[J] != C; ++J) {
-        if (S[J] == '\\' && J + 1 < N) {
-          ++J;
-          char E = S[J];
+      for (;;) {
+        // Runs without escapes are copied at once (call stacks are long).
+        size_t K = J;
+        while (K < N && S[K] != C && S[K] != '\\')
+          ++K;
+        Str.append(S.data() + J, K - J);
+        J = K;
+        if (J >= N || S[J] == C)
+          break;
+        if (J + 1 < N) {
+          char E = S[++J];
           Str += E == 'n' ? '\n' : E == 't' ? '\t' : E == 'r' ? '\r' : E;
         } else {
           Str += S[J];
         }
+        ++J;
       }
       if (J >= N)
         return litErr("malformed literal '" + S + "'");

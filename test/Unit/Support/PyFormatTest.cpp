@@ -1,6 +1,7 @@
 //===- PyFormatTest.cpp - Python repr/round/str parity --------------------===//
 // Expected strings were produced by python3 (CPython 3.11) on this machine.
 #include "tl/Support/PyFormat.h"
+#include "tl/Support/PyLiteral.h"
 #include "tl/Support/PyValue.h"
 
 #include "llvm/Support/JSON.h"
@@ -161,4 +162,22 @@ TEST(PyFormat, JsonValueMatchesParse) {
   EXPECT_FALSE(pyJsonValue(PyValue::dict(
       {{"k", PyValue::integer(1)}, {"k", PyValue::integer(2)}})));
   EXPECT_EQ(*pyJsonValue(PyValue::integer(7)), llvm::json::Value(7));
+}
+
+// String elements of a literal (call stacks): runs between escapes, escaped
+// quotes and backslashes, \n, and an unterminated string. The literal is
+// ['a\'b', "c\\d", 'x\ny', ''] (python3 evaluates it to the four strings
+// checked below).
+TEST(PyFormat, LiteralStrings) {
+  llvm::Expected<PyValue> V =
+      parsePyLiteral("['a\\'b', \"c\\\\d\", 'x\\ny', '']");
+  ASSERT_TRUE(bool(V));
+  ASSERT_EQ(V->elems().size(), 4u);
+  EXPECT_EQ(V->elems()[0].getStr(), "a'b");
+  EXPECT_EQ(V->elems()[1].getStr(), "c\\d");
+  EXPECT_EQ(V->elems()[2].getStr(), "x\ny");
+  EXPECT_EQ(V->elems()[3].getStr(), "");
+  llvm::Expected<PyValue> Bad = parsePyLiteral("['ab\\");
+  EXPECT_FALSE(bool(Bad));
+  llvm::consumeError(Bad.takeError());
 }
