@@ -192,9 +192,19 @@ std::string tl::pyStr(const PyValue &V) {
 
 std::string tl::jsonString(llvm::StringRef S) {
   std::string Out = "\"";
+  Out.reserve(S.size() + 2);
   const char *P = S.data(), *E = S.data() + S.size();
   char B[16];
   while (P < E) {
+    // Copy the run of characters that need no escape in one append.
+    const char *Run = P;
+    while (P < E && static_cast<unsigned char>(*P) >= 0x20 &&
+           static_cast<unsigned char>(*P) < 0x80 && *P != '"' && *P != '\\')
+      ++P;
+    if (P != Run)
+      Out.append(Run, P);
+    if (P == E)
+      break;
     unsigned char C = static_cast<unsigned char>(*P);
     if (C < 0x80) {
       ++P;
