@@ -342,24 +342,46 @@ std::optional<llvm::json::Value> tl::pyJsonValue(const PyValue &Root) {
 
 std::string tl::pyJsonDumps(const PyValue &V, int Indent) {
   std::string Out;
+  // Work items: a value, or the punctuation around container elements
+  // (written straight into Out: no string per element).
+  enum Op : uint8_t { Value, Elem, Key, CloseList, CloseDict };
   struct Item {
-    const PyValue *V;
-    std::string Text;
+    Op O;
+    bool First; // Elem/Key: the container's first element
     int Depth;
+    const PyValue *V;      // Value
+    const std::string *K;  // Key
   };
   auto newline = [&](int Depth) {
-    return Indent < 0 ? std::string()
-                      : "\n" + std::string(static_cast<size_t>(Indent * Depth), ' ');
+    if (Indent < 0)
+      return;
+    Out += '\n';
+    Out.append(static_cast<size_t>(Indent * Depth), ' ');
   };
-  std::string Sep = Indent < 0 ? ", " : ",";
+  llvm::StringRef Sep = Indent < 0 ? ", " : ",";
   std::vector<Item> Stack;
-  Stack.push_back({&V, {}, 0});
+  Stack.push_back({Value, false, 0, &V, nullptr});
   while (!Stack.empty()) {
-    Item W = std::move(Stack.back());
+    Item W = Stack.back();
     Stack.pop_back();
-    if (!W.V) {
-      Out += W.Text;
+    switch (W.O) {
+    case Elem:
+    case Key:
+      if (!W.First)
+        Out += Sep;
+      newline(W.Depth);
+      if (W.O == Key) {
+        Out += jsonString(*W.K);
+        Out += ": ";
+      }
       continue;
+    case CloseList:
+    case CloseDict:
+      newline(W.Depth);
+      Out += W.O == CloseList ? ']' : '}';
+      continue;
+    case Value:
+      break;
     }
     const PyValue &X = *W.V;
     switch (X.kind()) {
@@ -386,10 +408,10 @@ std::string tl::pyJsonDumps(const PyValue &V, int Indent) {
         break;
       }
       Out += '[';
-      Stack.push_back({nullptr, newline(W.Depth) + "]", 0});
+      Stack.push_back({CloseList, false, W.Depth, nullptr, nullptr});
       for (size_t I = E.size(); I-- > 0;) {
-        Stack.push_back({&E[I], {}, W.Depth + 1});
-        Stack.push_back({nullptr, (I ? Sep : "") + newline(W.Depth + 1), 0});
+        Stack.push_back({Value, false, W.Depth + 1, &E[I], nullptr});
+        Stack.push_back({Elem, I == 0, W.Depth + 1, nullptr, nullptr});
       }
       break;
     }
@@ -400,13 +422,10 @@ std::string tl::pyJsonDumps(const PyValue &V, int Indent) {
         break;
       }
       Out += '{';
-      Stack.push_back({nullptr, newline(W.Depth) + "}", 0});
+      Stack.push_back({CloseDict, false, W.Depth, nullptr, nullptr});
       for (size_t I = Items.size(); I-- > 0;) {
-        Stack.push_back({&Items[I].second, {}, W.Depth + 1});
-        Stack.push_back({nullptr,
-                         (I ? Sep : "") + newline(W.Depth + 1) +
-                             jsonString(Items[I].first) + ": ",
-                         0});
+        Stack.push_back({Value, false, W.Depth + 1, &Items[I].second, nullptr});
+        Stack.push_back({Key, I == 0, W.Depth + 1, nullptr, &Items[I].first});
       }
       break;
     }
