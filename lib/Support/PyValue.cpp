@@ -114,9 +114,13 @@ bool tl::operator==(const PyValue &A, const PyValue &B) {
 
 namespace {
 /// One pending piece of output: either literal text or a value to expand.
+/// pyRepr's work item: a value, a fixed text, or a dict key with the
+/// separator before it (written straight into the output).
 struct Work {
   const PyValue *V = nullptr;
-  std::string Text;
+  const char *Text = nullptr;
+  const std::string *Key = nullptr;
+  bool First = false; // Key: the dict's first item
 };
 } // namespace
 
@@ -141,12 +145,19 @@ std::string tl::pyRepr(const PyValue &V) {
   // Explicit stack: values come from traces and may nest arbitrarily deep.
   std::string Out;
   std::vector<Work> Stack;
-  Stack.push_back({&V, {}});
+  Stack.push_back({&V});
   while (!Stack.empty()) {
-    Work W = std::move(Stack.back());
+    Work W = Stack.back();
     Stack.pop_back();
-    if (!W.V) {
+    if (W.Text) {
       Out += W.Text;
+      continue;
+    }
+    if (W.Key) {
+      if (!W.First)
+        Out += ", ";
+      Out += pyReprString(*W.Key);
+      Out += ": ";
       continue;
     }
     const PyValue &X = *W.V;
@@ -157,10 +168,9 @@ std::string tl::pyRepr(const PyValue &V) {
       const auto &E = X.elems();
       Out += Tup ? '(' : '[';
       // Push in reverse so the first element is printed first.
-      std::string Close = Tup ? (E.size() == 1 ? ",)" : ")") : "]";
-      Stack.push_back({nullptr, Close});
+      Stack.push_back({nullptr, Tup ? (E.size() == 1 ? ",)" : ")") : "]"});
       for (size_t I = E.size(); I-- > 0;) {
-        Stack.push_back({&E[I], {}});
+        Stack.push_back({&E[I]});
         if (I != 0)
           Stack.push_back({nullptr, ", "});
       }
@@ -171,9 +181,8 @@ std::string tl::pyRepr(const PyValue &V) {
       Out += '{';
       Stack.push_back({nullptr, "}"});
       for (size_t I = Items.size(); I-- > 0;) {
-        Stack.push_back({&Items[I].second, {}});
-        Stack.push_back(
-            {nullptr, (I != 0 ? ", " : "") + pyReprString(Items[I].first) + ": "});
+        Stack.push_back({&Items[I].second});
+        Stack.push_back({nullptr, nullptr, &Items[I].first, I == 0});
       }
       break;
     }
