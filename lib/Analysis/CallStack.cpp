@@ -102,14 +102,21 @@ void CallStackBuilder::appendPath(uint32_t Node, size_t From,
     Out[Start + Nodes[Node].Depth - From - 1] = Names[Nodes[Node].Name];
 }
 
-static std::string listText(llvm::ArrayRef<llvm::StringRef> Items) {
-  std::string S = "[";
+static void appendListText(std::string &S,
+                           llvm::ArrayRef<llvm::StringRef> Items) {
+  S += '[';
   for (size_t I = 0; I < Items.size(); ++I) {
     if (I)
       S += ", ";
-    S += pyReprString(Items[I]);
+    appendPyReprString(S, Items[I]);
   }
-  return S + "]";
+  S += ']';
+}
+
+static std::string listText(llvm::ArrayRef<llvm::StringRef> Items) {
+  std::string S;
+  appendListText(S, Items);
+  return S;
 }
 
 std::string CallStackBuilder::callStackFull(llvm::ArrayRef<EventId> Kernels) {
@@ -159,7 +166,7 @@ std::string CallStackBuilder::callStackFull(llvm::ArrayRef<EventId> Kernels) {
   for (llvm::StringRef F : Items) {
     S += FirstItem ? "" : ", ";
     FirstItem = false;
-    S += pyReprString(F);
+    appendPyReprString(S, F);
   }
   // Distinct paths share the prefix, so their tails are distinct too.
   llvm::DenseSet<uint32_t> Listed;
@@ -179,9 +186,10 @@ std::string CallStackBuilder::callStackFull(llvm::ArrayRef<EventId> Kernels) {
     appendPath(N, Common, Items);
     S += FirstItem ? "" : ", ";
     FirstItem = false;
-    S += listText(Items);
+    appendListText(S, Items);
   }
-  return S + "]";
+  S += ']';
+  return S;
 }
 
 std::string tl::callStackFull(const Trace &T, llvm::ArrayRef<EventId> Kernels) {

@@ -153,11 +153,16 @@ double tl::pyRoundInt(double X) {
 }
 
 std::string tl::pyReprString(llvm::StringRef S) {
+  std::string Out;
+  appendPyReprString(Out, S);
+  return Out;
+}
+
+void tl::appendPyReprString(std::string &Out, llvm::StringRef S) {
   bool HasSingle = S.contains('\'');
   bool HasDouble = S.contains('"');
   char Q = (HasSingle && !HasDouble) ? '"' : '\'';
-  std::string Out;
-  Out.reserve(S.size() + 2);
+  Out.reserve(Out.size() + S.size() + 2);
   Out += Q;
   const char *P = S.data(), *E = S.data() + S.size();
   while (P < E) {
@@ -219,7 +224,6 @@ std::string tl::pyReprString(llvm::StringRef S) {
     P += Len;
   }
   Out += Q;
-  return Out;
 }
 
 std::string tl::jsonNumber(double D) {

@@ -156,7 +156,7 @@ std::string tl::pyRepr(const PyValue &V) {
     if (W.Key) {
       if (!W.First)
         Out += ", ";
-      Out += pyReprString(*W.Key);
+      appendPyReprString(Out, *W.Key);
       Out += ": ";
       continue;
     }

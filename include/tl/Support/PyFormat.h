@@ -28,6 +28,8 @@ double pyRoundInt(double X);
 
 /// Python repr(str): single quotes unless the text has ' and no ".
 std::string pyReprString(llvm::StringRef S);
+/// Out += pyReprString(S), without the temporary.
+void appendPyReprString(std::string &Out, llvm::StringRef S);
 
 /// json.dumps of a float: repr, with NaN / Infinity / -Infinity.
 std::string jsonNumber(double D);
