@@ -38,23 +38,30 @@ public:
     // A slot per pool id (index + 1 into Values, 0: not computed yet)
     // instead of a hash map: analyses ask once per event. Slots come in
     // pages allocated on first use, so a pool of millions of strings costs
-    // only the pages of the names actually asked for.
+    // only the pages of the names actually asked for. The hit path is a
+    // few loads, small enough to inline.
     size_t Page = Id / PageSize;
-    if (LLVM_UNLIKELY(Page >= Pages.size()))
-      Pages.resize(std::max(Page + 1, T.strings().size() / PageSize + 1));
-    std::unique_ptr<uint32_t[]> &P = Pages[Page];
-    if (LLVM_UNLIKELY(!P))
-      P.reset(new uint32_t[PageSize]());
-    uint32_t &S = P[Id % PageSize];
-    if (LLVM_UNLIKELY(S == 0)) {
-      Values.push_back({F(T.strings().get(Id))});
-      S = static_cast<uint32_t>(Values.size());
-    }
-    return Values[S - 1].V;
+    if (LLVM_LIKELY(Page < Pages.size()))
+      if (const uint32_t *P = Pages[Page].get())
+        if (uint32_t S = P[Id % PageSize])
+          return Values[S - 1].V;
+    return compute(Id);
   }
 
 private:
   static constexpr size_t PageSize = 1024;
+
+  LLVM_ATTRIBUTE_NOINLINE const Value &compute(StrId Id) {
+    size_t Page = Id / PageSize;
+    if (Page >= Pages.size())
+      Pages.resize(std::max(Page + 1, T.strings().size() / PageSize + 1));
+    std::unique_ptr<uint32_t[]> &P = Pages[Page];
+    if (!P)
+      P.reset(new uint32_t[PageSize]());
+    Values.push_back({F(T.strings().get(Id))});
+    P[Id % PageSize] = static_cast<uint32_t>(Values.size());
+    return Values.back().V;
+  }
   /// (Not std::vector<bool>: byId returns references.)
   struct Box {
     Value V;
