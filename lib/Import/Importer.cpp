@@ -860,7 +860,10 @@ static llvm::Expected<Trace> importStream(InputStream &In, llvm::StringRef Name,
   // an idle machine: 2.36 s at 22 %, 2.31 s at 24 %, 2.30 s at 26 %, whose
   // peak RSS is up to 5 MB higher).
   // Gzip input on fewer than three cores: the tail thread shares its core
-  // with the inflater, so the split lies further in (--stop-after=import
+  // with the inflater, so it starts once the inflater is done (two runnable
+  // threads, not three: medians 113 / 109 -> 107 / 106 ms and fewer slow
+  // outliers, owlv2 --stop-after=import) and the split lies further in
+  // (--stop-after=import
   // medians, 2 cores: h100 owlv2, 55.6 MB: 139-148 ms at 24 %, 131 ms on
   // one parser thread, 120 / 117 / 116 ms at 55 / 60 / 65 %; tl-gen 60 MB
   // .json.gz: 196 ms one parser, 172 ms at 60 %; tl-gen 200 MB: 601 ms one
@@ -869,13 +872,15 @@ static llvm::Expected<Trace> importStream(InputStream &In, llvm::StringRef Name,
   uint64_t Size = In.sizeHint();
   if (TwoThreads && (!In.isGzip() || In.growing()) &&
       Size >= Opts.SplitMinBytes && (!Opts.MaxBytes || Size <= Opts.MaxBytes)) {
-    double Share =
-        In.growing() && std::thread::hardware_concurrency() < 3 ? 0.6 : 0.24;
+    bool SharesInflaterCores =
+        In.growing() && std::thread::hardware_concurrency() < 3;
+    double Share = SharesInflaterCores ? 0.6 : 0.24;
     uint64_t Hint = Opts.SplitOffset ? Opts.SplitOffset
                                      : uint64_t(double(Size) * Share);
     if (In.growing())
       Tail = std::make_unique<TailParser>("", llvm::StringRef(), In.growing(),
-                                          Size, Hint, Opts.MaxStringBytes);
+                                          Size, Hint, Opts.MaxStringBytes,
+                                          SharesInflaterCores);
     else
       Tail = std::make_unique<TailParser>(Src.Path, Src.Mem, nullptr, Size,
                                           Hint, Opts.MaxStringBytes);

@@ -207,9 +207,9 @@ private:
 
 TailParser::TailParser(std::string PathIn, llvm::StringRef Mem,
                        GrowingInput *Grow, uint64_t Size, uint64_t Hint,
-                       uint64_t MaxStringBytes)
+                       uint64_t MaxStringBytes, bool AfterInflate)
     : Path(std::move(PathIn)), Mem(Mem), Grow(Grow), Size(Size), Hint(Hint),
-      MaxStringBytes(MaxStringBytes),
+      MaxStringBytes(MaxStringBytes), AfterInflate(AfterInflate),
       MaxBufferedBytes(size_t(std::max<uint64_t>(Size / 20 * 3, 8u << 20))) {
   if (!Path.empty())
     Fd = ::open(Path.c_str(), O_RDONLY | O_CLOEXEC);
@@ -340,6 +340,8 @@ bool TailParser::publish(Chunk &C) {
 
 void TailParser::run() {
   uint64_t Comma;
+  if (Grow && AfterInflate) // until the inflater is done (or we are cancelled)
+    Grow->waitFor(UINT64_MAX / 2, 1, &Cancel);
   bool Found = findSplit(Comma);
   {
     std::lock_guard<std::mutex> L(M);

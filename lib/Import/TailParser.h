@@ -130,8 +130,11 @@ class LLVM_LIBRARY_VISIBILITY TailParser {
 public:
   /// Parse Path (opened again), or else the growing buffer Grow, or else
   /// Mem, of Size bytes from the first event boundary at or after Hint.
+  /// With AfterInflate, the tail thread starts on Grow only once it is
+  /// complete (for when the inflater and this thread share the cores).
   TailParser(std::string Path, llvm::StringRef Mem, GrowingInput *Grow,
-             uint64_t Size, uint64_t Hint, uint64_t MaxStringBytes);
+             uint64_t Size, uint64_t Hint, uint64_t MaxStringBytes,
+             bool AfterInflate = false);
   ~TailParser();
   TailParser(const TailParser &) = delete;
   TailParser &operator=(const TailParser &) = delete;
@@ -188,6 +191,7 @@ private:
   GrowingInput *Grow;
   int Fd = -1;
   uint64_t Size, Hint, MaxStringBytes;
+  bool AfterInflate;
   size_t MaxBufferedBytes;
   std::atomic<uint64_t> SplitEnd{~uint64_t(0)};
   std::atomic<bool> Cancel{false};
