@@ -16,6 +16,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "tl/Analysis/AnalysisManager.h"
+#include "tl/IR/Trace.h"
 #include "tl/Support/HeapTrim.h"
 #include "tl/Support/ThreadTiming.h"
 
@@ -152,7 +153,7 @@ const void *AnalysisManager::getImpl(StringRef Name, Factory Make) {
   L.unlock();
   // An analysis frees its temporaries when done; hand their pages back
   // before the next one grows the heap (see HeapTrim.h).
-  if (Outermost)
+  if (Outermost && heapTrimPays(T.size()))
     releaseFreeHeapPages();
   return Result;
 }

@@ -580,7 +580,8 @@ int run(int argc, char **argv) {
       return fail(toString(T.takeError()));
     // The importer's parse buffers are freed by now; their pages would
     // otherwise stay in the process under the analyses' growth.
-    releaseFreeHeapPages();
+    if (heapTrimPays(T->size()))
+      releaseFreeHeapPages();
     if (RefFuture.valid()) {
       RefImport R = RefFuture.get();
       if (!R.T)
