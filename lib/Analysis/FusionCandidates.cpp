@@ -15,9 +15,9 @@
 #include "tl/Support/NumberFormat.h"
 #include "tl/Support/PyFormat.h"
 #include "tl/Support/PyLiteral.h"
+#include "tl/Support/SortRuns.h"
 
 #include "llvm/ADT/DenseMap.h"
-#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/JSON.h"
@@ -97,26 +97,6 @@ splitData(const UnifiedPerfRow &R) {
   if (R.Category == "elementwise" && Get("shape_in1"))
     return {2.0 / 3 * *DM, 1.0 / 3 * *DM};
   return Half;
-}
-
-/// Sort V (distinct keys). A module's kernels in GPU tree order are
-/// already in launch order but for a few blocks (two or three ascending runs
-/// on real traces), so runs are merged in linear time; many runs sort.
-template <typename T> void sortFewRuns(std::vector<T> &V) {
-  constexpr size_t MaxRuns = 8;
-  llvm::SmallVector<size_t, MaxRuns + 1> Ends;
-  for (size_t I = 1; I < V.size(); ++I)
-    if (V[I] < V[I - 1]) {
-      if (Ends.size() == MaxRuns) {
-        llvm::sort(V);
-        return;
-      }
-      Ends.push_back(I);
-    }
-  Ends.push_back(V.size());
-  for (size_t R = 1; R < Ends.size(); ++R)
-    std::inplace_merge(V.begin(), V.begin() + Ends[R - 1],
-                       V.begin() + Ends[R]);
 }
 
 } // namespace
@@ -277,33 +257,19 @@ FusionCandidates::FusionCandidates(const Trace &T, AnalysisManager &AM) {
     for (EventId G : Gpu)
       if (T.kind(G) == EventKind::Kernel)
         Sorted.push_back(G);
-    // Each pair is packed into one word (uid above the position) when the
-    // uids fit in 32 bits, which sorts about twice as fast.
+    // Each (uid, position) pair is packed into one word (uids are 32-bit
+    // in the IR), which sorts about twice as fast as pairs. A module's
+    // kernels in GPU tree order are already in launch order but for a few
+    // blocks (two or three ascending runs on real traces).
     std::vector<uint64_t> Keyed;
     Keyed.reserve(Sorted.size());
-    bool Packed = true;
     for (EventId G : Sorted) {
       EventId R = T.parent(G);
       uint64_t Uid = R == NoEvent ? T.uid(G) : T.uid(R);
-      Packed &= Uid <= UINT32_MAX;
       Keyed.push_back(Uid << 32 | Keyed.size());
     }
-    if (!Packed) {
-      std::vector<std::pair<uint64_t, uint32_t>> Pairs;
-      Pairs.reserve(Sorted.size());
-      for (EventId G : Sorted) {
-        EventId R = T.parent(G);
-        Pairs.emplace_back(R == NoEvent ? T.uid(G) : T.uid(R), Pairs.size());
-      }
-      if (!llvm::is_sorted(Pairs)) {
-        sortFewRuns(Pairs);
-        std::vector<EventId> ByPos = std::move(Sorted);
-        Sorted.clear();
-        for (const auto &KP : Pairs)
-          Sorted.push_back(ByPos[KP.second]);
-      }
-    } else if (!llvm::is_sorted(Keyed)) {
-      sortFewRuns(Keyed);
+    if (!llvm::is_sorted(Keyed)) {
+      sortFewRuns(Keyed.begin(), Keyed.end(), std::less<uint64_t>());
       std::vector<EventId> ByPos = std::move(Sorted);
       Sorted.clear();
       for (uint64_t KP : Keyed)

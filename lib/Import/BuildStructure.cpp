@@ -6,10 +6,10 @@
 //===----------------------------------------------------------------------===//
 #include "ImportInternal.h"
 #include "PageBuffer.h"
+#include "tl/Support/SortRuns.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseMap.h"
-#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
 
 #include <algorithm>
@@ -92,28 +92,10 @@ void buildHostTree(Trace::Storage &S, PageBuffer Buf,
     return S.Ts[A] < S.Ts[B] || (S.Ts[A] == S.Ts[B] && A < B);
   };
   // Profilers write each thread's host events in time order, so the list
-  // is a few ascending runs (owlv2: 5 of 99 k events): merge them when
-  // there are at most 8 and each merge's buffer (inplace_merge takes the
-  // smaller side's size) stays small, else sort in place as before, so the
-  // peak memory does not grow. (A strict total order: the result is the
-  // sort's either way.)
+  // is a few ascending runs (owlv2: 5 of 99 k events): they are merged,
+  // each merge's buffer capped so that the peak memory does not grow.
   constexpr size_t MaxMergeBuffer = 1 << 16; // ids (256 KiB)
-  EventId *C = Cands.data();
-  size_t N = Cands.size();
-  llvm::SmallVector<size_t, 10> Runs{0};
-  for (size_t I = 1; I < N && Runs.size() <= 8; ++I)
-    if (Before(C[I], C[I - 1]))
-      Runs.push_back(I);
-  Runs.push_back(N);
-  bool Merge = Runs.size() <= 9;
-  for (size_t R = 1; Merge && R + 1 < Runs.size(); ++R)
-    Merge = std::min(Runs[R], Runs[R + 1] - Runs[R]) <= MaxMergeBuffer;
-  if (Merge) {
-    for (size_t R = 1; R + 1 < Runs.size(); ++R)
-      std::inplace_merge(C, C + Runs[R], C + Runs[R + 1], Before);
-  } else {
-    std::sort(C, C + N, Before);
-  }
+  sortFewRuns(Cands.begin(), Cands.end(), Before, MaxMergeBuffer);
   std::vector<std::vector<EventId>> Stacks(S.Tracks.size());
   std::vector<uint32_t> CpuOnStack(S.Tracks.size(), 0);
   auto End = [&](EventId E) { return S.Ts[E] + S.Dur[E]; };
