@@ -13,6 +13,7 @@
 #include "llvm/ADT/StringExtras.h"
 
 #include <algorithm>
+#include <initializer_list>
 #include <numeric>
 #include <thread>
 #include <tuple>
@@ -20,6 +21,9 @@
 using namespace tl;
 
 namespace {
+
+/// (node, item) pairs: (parent, child) or (forward, backward).
+using EdgeList = std::vector<std::pair<EventId, EventId>>;
 
 /// DenseMap<int64_t> reserves two keys; such ids are simply not indexed.
 bool indexable(int64_t V) { return V < INT64_MAX - 1; }
@@ -70,7 +74,7 @@ void chooseLinkKey(Trace::Storage &S) {
 /// not depend on which thread ends first); Edges gets room for their
 /// parents. Allocated by the calling thread.
 PageBuffer hostTreeEvents(Trace::Storage &S,
-                          std::vector<std::pair<EventId, EventId>> &Edges) {
+                          EdgeList &Edges) {
   size_t Count = 0;
   for (EventId E = 0; E < S.size(); ++E)
     Count += isHostTreeKind(S.Kind[E]);
@@ -84,7 +88,7 @@ PageBuffer hostTreeEvents(Trace::Storage &S,
 
 /// Spec 2.4: per-thread stack by time containment with the bleed rule.
 void buildHostTree(Trace::Storage &S, PageBuffer Buf,
-                   std::vector<std::pair<EventId, EventId>> &Edges) {
+                   EdgeList &Edges) {
   llvm::MutableArrayRef<EventId> Cands(reinterpret_cast<EventId *>(Buf.data()),
                                        Buf.size() / sizeof(EventId));
   // By ts, ties in file order (a stable sort without its buffer).
@@ -139,7 +143,7 @@ void buildHostTree(Trace::Storage &S, PageBuffer Buf,
 /// any flow, via a unique runtime event with the same link value), graph
 /// launches to every GPU event with their link value.
 void linkGpu(Trace::Storage &S, ImportState &State,
-             std::vector<std::pair<EventId, EventId>> &Edges) {
+             EdgeList &Edges) {
   StrId Key = S.LinkKey;
   Edges.reserve(S.Gpu.size()); // at most one parent each
   auto Attach = [&](EventId R, EventId G) {
@@ -302,24 +306,31 @@ void linkGpu(Trace::Storage &S, ImportState &State,
   S.Stats.UnlinkedGpuEvents = S.Gpu.size() - S.Stats.LinkedGpuEvents;
 }
 
+/// CSR of N nodes from (node, item) edge lists, items in list then edge
+/// order: Begin gets N + 1 entries.
+void buildCsr(size_t N, std::initializer_list<const EdgeList *> Lists,
+              std::vector<uint32_t> &Begin, std::vector<EventId> &Items) {
+  // No cursor array: counts shifted by two, so that after the prefix sum
+  // entry P + 1 is P's first slot and, once filled, P + 1's.
+  Begin.assign(N + 2, 0);
+  size_t Total = 0;
+  for (const EdgeList *Edges : Lists) {
+    for (auto &[P, C] : *Edges)
+      ++Begin[P + 2];
+    Total += Edges->size();
+  }
+  std::partial_sum(Begin.begin(), Begin.end(), Begin.begin());
+  Items.resize(Total);
+  for (const EdgeList *Edges : Lists)
+    for (auto &[P, C] : *Edges)
+      Items[Begin[P + 1]++] = C;
+  Begin.pop_back();
+}
+
 /// Children CSR in edge order (host children by ts, then GPU children).
-void buildChildren(Trace::Storage &S,
-                   const std::vector<std::pair<EventId, EventId>> &Host,
-                   const std::vector<std::pair<EventId, EventId>> &Gpu) {
-  size_t N = S.size();
-  // CSR without a cursor array: counts shifted by two, so that after the
-  // prefix sum entry P + 1 is P's first slot and, once filled, P + 1's.
-  S.ChildBegin.assign(N + 2, 0);
-  for (auto *Edges : {&Host, &Gpu})
-    for (auto &[P, C] : *Edges)
-      ++S.ChildBegin[P + 2];
-  std::partial_sum(S.ChildBegin.begin(), S.ChildBegin.end(),
-                   S.ChildBegin.begin());
-  S.Children.resize(Host.size() + Gpu.size());
-  for (auto *Edges : {&Host, &Gpu})
-    for (auto &[P, C] : *Edges)
-      S.Children[S.ChildBegin[P + 1]++] = C;
-  S.ChildBegin.pop_back();
+void buildChildren(Trace::Storage &S, const EdgeList &Host,
+                   const EdgeList &Gpu) {
+  buildCsr(S.size(), {&Host, &Gpu}, S.ChildBegin, S.Children);
 }
 
 /// Preorder numbering of the forest; a subtree is [Pre, SubEnd). Linked GPU
@@ -400,7 +411,7 @@ void linkFwdBwd(Trace::Storage &S) {
   std::sort(Groups.begin(), Groups.end(), [&](auto &A, auto &B) {
     return Seq[A.first].second < Seq[B.first].second;
   });
-  std::vector<std::pair<EventId, EventId>> FB; // (fwd, bwd) in order
+  EdgeList FB; // (fwd, bwd) in order
   for (auto [Begin, End] : Groups) {
     EventId B = NoEvent;
     for (size_t I = Begin; I < End && B == NoEvent; ++I)
@@ -422,16 +433,7 @@ void linkFwdBwd(Trace::Storage &S) {
     S.Fwd[B] = F;
     FB.push_back({F, B});
   }
-  // CSR without a cursor array: counts shifted by two, so that after the
-  // prefix sum entry F + 1 is F's first slot and, once filled, F + 1's.
-  S.BwdBegin.assign(N + 2, 0);
-  for (auto &[F, B] : FB)
-    ++S.BwdBegin[F + 2];
-  std::partial_sum(S.BwdBegin.begin(), S.BwdBegin.end(), S.BwdBegin.begin());
-  S.Bwd.resize(FB.size());
-  for (auto &[F, B] : FB)
-    S.Bwd[S.BwdBegin[F + 1]++] = B;
-  S.BwdBegin.pop_back();
+  buildCsr(N, {&FB}, S.BwdBegin, S.Bwd);
 }
 
 } // namespace
@@ -445,7 +447,7 @@ void tl::buildStructure(Trace::Storage &S, ImportState &State,
   // their own stats and edge lists (only linkGpu warns), and read the
   // columns and args, which no longer change: with two threads they run
   // side by side (host edges then GPU edges make the same children order).
-  std::vector<std::pair<EventId, EventId>> HostEdges, GpuEdges;
+  EdgeList HostEdges, GpuEdges;
   PageBuffer HostEvents = hostTreeEvents(S, HostEdges);
   if (TwoThreads) {
     std::thread Host(
