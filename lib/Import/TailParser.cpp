@@ -239,34 +239,25 @@ const char *TailParser::viewAt(uint64_t Off, char *Dst, size_t N,
     Got = size_t(Grow->waitFor(Off, N, &Cancel));
     return Grow->Data + Off;
   }
-  if (Fd < 0) {
-    Got = Off < Size ? size_t(std::min<uint64_t>(N, Size - Off)) : 0;
+  Got = Off < Size ? size_t(std::min<uint64_t>(N, Size - Off)) : 0;
+  if (Fd < 0)
     return Mem.data() + std::min<uint64_t>(Off, Mem.size());
+  size_t Read = 0;
+  while (Read < Got) {
+    ssize_t R = ::pread(Fd, Dst + Read, Got - Read, off_t(Off + Read));
+    if (R <= 0)
+      break; // a read error ends the tail; the calling thread reports it
+    Read += size_t(R);
   }
-  Got = readAt(Off, Dst, N);
+  Got = Read;
   return Dst;
 }
 
 size_t TailParser::readAt(uint64_t Off, char *Dst, size_t N) {
-  if (Grow) {
-    size_t Got = size_t(Grow->waitFor(Off, N, &Cancel));
-    std::memcpy(Dst, Grow->Data + Off, Got);
-    return Got;
-  }
-  if (Off >= Size)
-    return 0;
-  N = size_t(std::min<uint64_t>(N, Size - Off));
-  if (Fd < 0) {
-    std::memcpy(Dst, Mem.data() + Off, N);
-    return N;
-  }
-  size_t Got = 0;
-  while (Got < N) {
-    ssize_t R = ::pread(Fd, Dst + Got, N - Got, off_t(Off + Got));
-    if (R <= 0)
-      break; // a read error ends the tail; the calling thread reports it
-    Got += size_t(R);
-  }
+  size_t Got;
+  const char *At = viewAt(Off, Dst, N, Got);
+  if (At != Dst)
+    std::memcpy(Dst, At, Got);
   return Got;
 }
 

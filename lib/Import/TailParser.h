@@ -179,10 +179,11 @@ public:
 private:
   void run();
   bool findSplit(uint64_t &Comma);
-  size_t readAt(uint64_t Off, char *Dst, size_t N);
-  /// readAt() without a copy where the input is in memory (the growing
-  /// buffer, or Mem): the bytes at Off (Got of them), in place or in Dst.
+  /// Up to N bytes at Off (Got of them): in place where the input is in
+  /// memory (the growing buffer, or Mem), else read into Dst.
   const char *viewAt(uint64_t Off, char *Dst, size_t N, size_t &Got);
+  /// viewAt(), always into Dst; the bytes read.
+  size_t readAt(uint64_t Off, char *Dst, size_t N);
   template <typename Handler>
   bool replayChunk(const char *P, const char *E, Handler &H);
 
