@@ -125,9 +125,9 @@ ArgValue ArgStore::memberAt(uint32_t Obj, uint32_t I) const {
   if (!O.Compact)
     return ArgValue(this, O.C.First + I);
   const SchemaMember &M = schema(O.C.Count)[I];
-  if (M.Ty == ArgValue::Type::Array || M.Ty == ArgValue::Type::Object)
-    return ArgValue(this, *Words.at(O.C.First + M.Offset));
-  return ArgValue(this, Obj, I + 1);
+  return compactMember(
+      Obj, I, M.Ty == ArgValue::Type::Array || M.Ty == ArgValue::Type::Object,
+      M.Offset);
 }
 
 ArgValue ArgStore::memberByKey(uint32_t Obj, StrId K, bool *Found) const {

@@ -162,21 +162,14 @@ void ArgValue::getByKeyIds(const uint32_t *KeyIds, unsigned N, ArgValue *Out,
     }
     Slots.Layout = O->C.Count;
   }
-  // The views ArgStore::memberAt makes, without its schema lookups. An
-  // object's words never straddle a segment of the word arena.
-  const uint32_t *Words = nullptr;
+  // ArgStore::memberAt without its schema lookups.
   for (unsigned J = 0; J < N; ++J) {
     if (Found)
       Found[J] = Slots.Pos[J] >= 0;
-    if (Slots.Pos[J] < 0) {
-      Out[J] = ArgValue();
-    } else if (Slots.Container[J]) {
-      if (!Words)
-        Words = S->Words.at(O->C.First);
-      Out[J] = ArgValue(S, Words[Slots.Offset[J]]);
-    } else {
-      Out[J] = ArgValue(S, Node, uint32_t(Slots.Pos[J]) + 1);
-    }
+    Out[J] = Slots.Pos[J] < 0
+                 ? ArgValue()
+                 : S->compactMember(Node, uint32_t(Slots.Pos[J]),
+                                    Slots.Container[J], Slots.Offset[J]);
   }
 }
 

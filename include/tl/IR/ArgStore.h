@@ -226,6 +226,15 @@ public:
   }
   /// Member I of object node Obj (plain or compact) as a value.
   ArgValue memberAt(uint32_t Obj, uint32_t I) const;
+  /// memberAt() for compact Obj when the member's schema entry is known:
+  /// Container for an array or object, stored as a node index at word
+  /// Offset of the object.
+  ArgValue compactMember(uint32_t Obj, uint32_t I, bool Container,
+                         uint16_t Offset) const {
+    if (Container)
+      return ArgValue(this, *Words.at(Nodes[Obj].C.First + Offset));
+    return ArgValue(this, Obj, I + 1);
+  }
   /// Member with key K of object node Obj; a null view when absent.
   ArgValue memberByKey(uint32_t Obj, StrId K, bool *Found = nullptr) const;
   /// Decoded scalar of member I of compact object Obj (Key = 0).
