@@ -256,6 +256,14 @@ private:
       return 0;
     }
   }
+  /// The first byte of a string or a number: the values taken without a
+  /// trip through the state switch.
+  static bool startsStringOrNumber(char C) {
+    return C == '"' || C == '-' || unsigned(C - '0') < 10;
+  }
+  LLVM_ATTRIBUTE_ALWAYS_INLINE bool parseStringOrNumber(char C) {
+    return C == '"' ? parseString(false) : parseNumber();
+  }
   static bool isNumberByte(char C) {
     return (C >= '0' && C <= '9') || C == '.' || C == 'e' || C == 'E' ||
            C == '-' || C == '+';
@@ -326,8 +334,8 @@ JsonParseResult JsonReader<Source, Handler>::parse() {
             // A string or number value, and the ',' after it, as the
             // KeyValueDelimiter and MemberValue cases would take them.
             char V = skipSpace();
-            if (V == '"' || V == '-' || unsigned(V - '0') < 10) {
-              if ((Ok = V == '"' ? parseString(false) : parseNumber())) {
+            if (startsStringOrNumber(V)) {
+              if ((Ok = parseStringOrNumber(V))) {
                 St = MemberValue;
                 if (LLVM_LIKELY(skipSpace() == ',')) {
                   ++P;
@@ -360,9 +368,8 @@ JsonParseResult JsonReader<Source, Handler>::parse() {
         Ok = close(false, St);
       } else if (C == '}' || C == ']' || C == ',' || C == ':') {
         return error(kParseErrorValueInvalid, tell()), Res;
-      } else if ((Ok = C == '"' ? parseString(false)
-                       : C == '-' || unsigned(C - '0') < 10 ? parseNumber()
-                                                             : parseValue(C))) {
+      } else if ((Ok = startsStringOrNumber(C) ? parseStringOrNumber(C)
+                                                : parseValue(C))) {
         St = Next;
         // The ',' that usually follows, as the Next case would take it.
         if (LLVM_LIKELY(skipSpace() == ',')) {
@@ -373,9 +380,7 @@ JsonParseResult JsonReader<Source, Handler>::parse() {
           // ElementDelimiter and Element cases would take them.
           while (St == ElementDelimiter) {
             char V = skipSpace();
-            if (!(V == '"' || V == '-' || unsigned(V - '0') < 10))
-              break;
-            if (!(Ok = V == '"' ? parseString(false) : parseNumber()))
+            if (!startsStringOrNumber(V) || !(Ok = parseStringOrNumber(V)))
               break;
             St = Element;
             if (LLVM_LIKELY(skipSpace() == ',')) {
