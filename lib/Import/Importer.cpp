@@ -860,14 +860,13 @@ static llvm::Expected<Trace> importStream(InputStream &In, llvm::StringRef Name,
   // an idle machine: 2.36 s at 22 %, 2.31 s at 24 %, 2.30 s at 26 %, whose
   // peak RSS is up to 5 MB higher).
   // Gzip input on fewer than three cores: the tail thread shares its core
-  // with the inflater, so it starts once the inflater is done (two runnable
-  // threads, not three: medians 113 / 109 -> 107 / 106 ms and fewer slow
-  // outliers, owlv2 --stop-after=import) and the split lies further in
-  // (--stop-after=import
-  // medians, 2 cores: h100 owlv2, 55.6 MB: 139-148 ms at 24 %, 131 ms on
-  // one parser thread, 120 / 117 / 116 ms at 55 / 60 / 65 %; tl-gen 60 MB
-  // .json.gz: 196 ms one parser, 172 ms at 60 %; tl-gen 200 MB: 601 ms one
-  // parser, 551 / 562 / 620 ms at 50 / 60 / 70 %).
+  // with the inflater, so the split lies further in and the tail thread
+  // starts once the inflater is done (two runnable threads, not three).
+  // --stop-after=import medians on 2 cores: h100 owlv2, 55.6 MB: 139-148 ms
+  // at 24 %, 131 ms on one parser thread, 120 / 117 / 116 ms at 55 / 60 /
+  // 65 %, then 113 / 109 -> 107 / 106 ms and fewer slow outliers with the
+  // late start; tl-gen 60 MB .json.gz: 196 ms one parser, 172 ms at 60 %;
+  // tl-gen 200 MB: 601 ms one parser, 551 / 562 / 620 ms at 50 / 60 / 70 %.
   std::unique_ptr<TailParser> Tail;
   uint64_t Size = In.sizeHint();
   if (TwoThreads && (!In.isGzip() || In.growing()) &&

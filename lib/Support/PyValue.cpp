@@ -113,7 +113,6 @@ bool tl::operator==(const PyValue &A, const PyValue &B) {
 }
 
 namespace {
-/// One pending piece of output: either literal text or a value to expand.
 /// pyRepr's work item: a value, a fixed text, or a dict key with the
 /// separator before it (written straight into the output).
 struct Work {

@@ -687,8 +687,16 @@ int run(int argc, char **argv) {
     // are computed concurrently, ahead of the passes, and so are the
     // reports that need no pass results (the perf CSVs): they fill the
     // time the passes wait for their last analyses.
-    ReportContext EarlyCtx{*T,  AM,          {},  {}, {}, CanonicalPipeline,
-                           Dir, toolVersion(), TracePath, {},
+    ReportContext EarlyCtx{*T,
+                           AM,
+                           /*Findings=*/{},
+                           /*Failed=*/{},
+                           /*Runs=*/{},
+                           CanonicalPipeline,
+                           Dir,
+                           toolVersion(),
+                           TracePath,
+                           /*Artifacts=*/{},
                            Gate ? &*Gate : nullptr};
     if (Emits) {
       PMOpts.Prefetch = analysisJobs(AM, PassNames);
