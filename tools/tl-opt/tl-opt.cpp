@@ -1,7 +1,9 @@
 //===- tl-opt.cpp - The tl driver ------------------------------------------===//
 //
-// trace -> import -> (verify / print IR) -> passes (thread pool) -> findings
-// -> emitters into the output directory.
+// The command line of tl::Session (lib/Driver): flags become session
+// settings (over a --config file's), the session runs each trace through
+// import -> quality gate -> passes -> report, and its errors become exit
+// codes.
 //
 // Exit codes: 0 ok; 1 input or usage error (nothing analyzed, or
 // --verify-findings mismatch, or --validate-report found errors); 2 a pass
@@ -9,63 +11,22 @@
 // finding matched --fail-on (2 wins when both apply).
 //
 //===----------------------------------------------------------------------===//
-#include "DriverConfig.h"
 #include "VerifyFindings.h"
 
-#include "tl/Analysis/AnalysisManager.h"
-#include "tl/Analysis/Compare/TraceDiff.h"
-#include "tl/Analysis/ArchSpec.h"
-#include "tl/Analysis/CollectiveSummary.h"
-#include "tl/Analysis/Compute/CategoryAnalyzer.h"
-#include "tl/Analysis/FusionCandidates.h"
-#include "tl/Analysis/GpuTimeline.h"
-#include "tl/Analysis/KernelSummary.h"
-#include "tl/Analysis/LaunchStats.h"
-#include "tl/Analysis/MultiKernelData.h"
-#include "tl/Analysis/OpTable.h"
-#include "tl/Analysis/PerfSheets.h"
-#include "tl/Analysis/Recompute.h"
-#include "tl/Analysis/ShortKernels.h"
-#include "tl/Analysis/TraceFileHash.h"
-#include "tl/Analysis/TraceQuality.h"
-#include "tl/Analysis/UnifiedPerfTable.h"
-#include "tl/Analysis/WorkloadInfo.h"
+#include "tl/Driver/Session.h"
 #include "tl/IR/Printer.h"
-#include "tl/IR/Trace.h"
-#include "tl/IR/Verifier.h"
-#include "tl/Import/Importer.h"
-#include "tl/Pass/PassManager.h"
-#include "tl/Pass/PassPipeline.h"
-#include "tl/Pass/PassPlugin.h"
 #include "tl/Pass/PassRegistry.h"
-#include "tl/Report/CompareEmitters.h"
-#include "tl/Report/Emitter.h"
 #include "tl/Report/FailOn.h"
-#include "tl/Report/ReportModel.h"
 #include "tl/Report/ReportValidator.h"
 #include "tl/Support/HeapTrim.h"
-#include "tl/Support/PyFormat.h"
-#include "tl/Support/ThreadCount.h"
-#include "tl/Support/ThreadTiming.h"
 #include "tl/Support/Version.h"
 
-#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
-#include "llvm/Support/Path.h"
-#include "llvm/Support/Process.h"
-#include "llvm/Support/ThreadPool.h"
-#include "llvm/Support/TimeProfiler.h"
-#include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <chrono>
 #include <cstdlib>
-#include <future>
-#include <optional>
-#include <thread>
-#include <unistd.h>
 
 using namespace llvm;
 using namespace tl;
@@ -92,8 +53,8 @@ struct Options {
                "limit)"),
       cl::value_desc("MB"), cl::cat(Input)};
   cl::opt<std::string> Config{
-      "config", cl::desc("YAML file with settings (pipeline, passes, arch, "
-                         "output, threads, include-unlinked); flags win"),
+      "config", cl::desc("YAML file with settings: pipeline, passes, output "
+                         "and the other flags by name; flags win"),
       cl::value_desc("file"), cl::cat(Input)};
   cl::opt<std::string> Arch{
       "arch",
@@ -219,117 +180,48 @@ struct Options {
   return 1;
 }
 
-std::string toolVersion() {
-  return std::string("tl-opt ") + TL_VERSION_STRING + " (" + TL_GIT_HASH +
-         ")";
-}
+[[nodiscard]] int fail(Error E) { return fail(toString(std::move(E))); }
 
-/// Default --max-memory: 3/4 of physical memory (0 = unknown, no limit).
-uint64_t defaultMaxMemory() {
-  long Pages = sysconf(_SC_PHYS_PAGES), PageSize = sysconf(_SC_PAGESIZE);
-  if (Pages <= 0 || PageSize <= 0)
-    return 0;
-  return uint64_t(Pages) * uint64_t(PageSize) / 4 * 3;
+/// The settings the command line gives (what it leaves unset, the config
+/// file or the defaults decide).
+SessionSettings flagSettings(const Options &O) {
+  SessionSettings F;
+  auto Set = [](auto &Slot, const auto &Opt) {
+    if (Opt.getNumOccurrences())
+      Slot = Opt.getValue();
+  };
+  Set(F.Pipeline, O.PassPipelineText);
+  Set(F.Arch, O.Arch);
+  Set(F.OutDir, O.OutDir);
+  Set(F.Threads, O.Threads);
+  Set(F.IncludeUnlinked, O.IncludeUnlinked);
+  Set(F.MaxEvents, O.MaxEvents);
+  Set(F.MaxMemoryMB, O.MaxMemoryMB);
+  Set(F.NoQualityGate, O.NoQualityGate);
+  Set(F.GroupByNumKernels, O.GroupByNumKernels);
+  Set(F.DetectRecompute, O.DetectRecompute);
+  Set(F.Compare, O.Compare);
+  Set(F.VerifyIR, O.VerifyIR);
+  if (O.Plugins.getNumOccurrences())
+    F.Plugins = SettingList(O.Plugins.begin(), O.Plugins.end());
+  Set(F.NoBuiltinPasses, O.NoBuiltin);
+  Set(F.IncludeCallStack, O.IncludeCallStack);
+  Set(F.Quiet, O.Quiet);
+  Set(F.FailOn, O.FailOn);
+  Set(F.Timing, O.Timing);
+  Set(F.TimingFormat, O.TimingFormat);
+  Set(F.PassStatistics, O.PassStatistics);
+  Set(F.TimeTrace, O.TimeTrace);
+  return F;
 }
 
 /// Progress on an interactive stderr only.
-bool showProgress(const Options &O) {
+bool showProgress(const SessionOptions &O) {
   if (O.Quiet)
     return false;
   if (const char *E = std::getenv("TL_NO_PROGRESS"); E && StringRef(E) == "1")
     return false;
   return errs().is_displayed();
-}
-
-/// Jobs computing what the built-in passes in Passes and the report
-/// emitters would ask the AnalysisManager for (each analysis pulls its own
-/// dependencies). Long dependency chains come first, analyses that wait for
-/// another one last, so a pool running them in order rarely blocks.
-std::vector<std::function<void()>>
-analysisJobs(AnalysisManager &AMRef, ArrayRef<std::string> Passes) {
-  AnalysisManager *AM = &AMRef;
-  std::vector<std::function<void()>> Jobs;
-  auto Need = [&](auto Get) { Jobs.push_back(Get); };
-  auto Has = [&](StringRef N) { return llvm::is_contained(Passes, N); };
-  // Reports (analysis.md, perf_report_csvs, findings.json). The unified
-  // table is the longest job and its temporaries peak near its end; the
-  // perf sheets run next to it. Analyses only passes need (launch stats,
-  // multi-kernel data) come last, so that their results and temporaries
-  // are not yet alive at that peak.
-  Need([AM] { AM->get<UnifiedPerfTable>(); });
-  Need([AM] { AM->get<GpuTimeline>(); });
-  Need([AM] { AM->get<PerfSheets>(); });
-  // Fusion candidates start next: their module pass needs no other
-  // analysis, and the compute passes wait for them.
-  if (Has("kernel-fusion"))
-    Need([AM] { AM->get<FusionCandidates>(); });
-  Need([AM] { AM->get<WorkloadInfo>(); });
-  Need([AM] { AM->get<CollectiveSummary>(); });
-  Need([AM] { AM->get<RecomputeMarks>(); });
-  Need([AM] { AM->get<OpTable>(); });
-  Need([AM] { AM->get<KernelSummary>(); });
-  Need([AM] { AM->get<ShortKernels>(); });
-  // findings.json's file hash: reading the whole file, off the report's
-  // serial path.
-  Need([AM] { AM->get<TraceFileHash>(); });
-  if (Has("cpu-idle"))
-    Need([AM] { AM->get<LaunchStats>(); });
-  if (Has("multi-kernel"))
-    Need([AM] { AM->get<MultiKernelData>(); });
-  if (Has("compare"))
-    Need([AM] { AM->get<TraceDiff>(); });
-  for (StringRef C : {"gemm", "sdpa", "elementwise", "norm", "reduce", "conv",
-                      "moe", "triton", "other"})
-    if (Has(C)) {
-      Need([AM] { AM->get<compute::ComputeInput>(); });
-      break;
-    }
-  return Jobs;
-}
-
-/// One analysis computed on a thread of its own, joined on destruction (so
-/// every early return of run() waits for it before the trace goes away).
-class EarlyAnalysis {
-public:
-  EarlyAnalysis() = default;
-  EarlyAnalysis(const EarlyAnalysis &) = delete;
-  EarlyAnalysis &operator=(const EarlyAnalysis &) = delete;
-  ~EarlyAnalysis() {
-    if (Worker.joinable())
-      Worker.join();
-  }
-  void start(std::function<void()> Job, bool TimeTrace) {
-    Worker = std::thread([Job = std::move(Job), TimeTrace] {
-      TimeTraceThreadScope TTS(TimeTrace);
-      Job();
-    });
-  }
-
-private:
-  std::thread Worker;
-};
-
-/// --stop-after=analyses: run analysisJobs on up to Threads threads.
-void computeAnalyses(AnalysisManager &AM, ArrayRef<std::string> Passes,
-                     unsigned Threads) {
-  std::vector<std::function<void()>> Jobs = analysisJobs(AM, Passes);
-  Threads = effectiveThreads(Threads);
-  if (Threads <= 1) {
-    for (auto &J : Jobs)
-      J();
-    return;
-  }
-  DefaultThreadPool Pool(hardware_concurrency(Threads));
-  for (auto &J : Jobs)
-    Pool.async(J);
-  Pool.wait();
-}
-
-std::string dataDir(StringRef Argv0) {
-  std::string Exe = sys::fs::getMainExecutable(Argv0.data(), nullptr);
-  SmallString<256> D(sys::path::parent_path(Exe));
-  sys::path::append(D, "..", "share", "tl");
-  return std::string(D);
 }
 
 /// libLLVM registers some options of its own under names tl-opt uses
@@ -354,7 +246,7 @@ int run(int argc, char **argv) {
   cl::HideUnrelatedOptions(
       {&O.Input, &O.Pipeline, &O.Output, &O.Debug});
   cl::SetVersionPrinter([](raw_ostream &OS) {
-    OS << toolVersion() << "\n";
+    OS << "tl-opt " << TL_VERSION_STRING << " (" << TL_GIT_HASH << ")\n";
   });
   cl::ParseCommandLineOptions(
       argc, argv,
@@ -372,120 +264,49 @@ int run(int argc, char **argv) {
     VR.print(outs(), O.ValidateReport);
     return VR.ok() ? 0 : 1;
   }
-  std::optional<FailOnExpr> FailOn;
-  if (O.FailOn.getNumOccurrences()) {
-    auto E = FailOnExpr::parse(O.FailOn);
-    if (!E)
-      return fail(toString(E.takeError()));
-    FailOn = std::move(*E);
-  }
-
+  // A bad flag fails before the inputs are looked at (the session checks
+  // the --fail-on it resolves again, which may come from the config).
+  if (O.FailOn.getNumOccurrences())
+    if (auto E = FailOnExpr::parse(O.FailOn); !E)
+      return fail(E.takeError());
   // Missing inputs are reported before anything else is loaded.
-  for (const std::string &TracePath : O.Traces) {
-    if (!sys::fs::exists(TracePath))
-      return fail(TracePath + ": no such file");
-    if (sys::fs::is_directory(TracePath))
-      return fail(TracePath + ": is a directory, not a trace file");
-  }
+  for (const std::string &TracePath : O.Traces)
+    if (Error E = checkTraceFile(TracePath))
+      return fail(std::move(E));
 
-  // Config file first; command-line flags override what they set.
-  DriverConfig Cfg;
-  if (!O.Config.empty()) {
-    auto C = loadDriverConfig(O.Config);
-    if (!C)
-      return fail(toString(C.takeError()));
-    Cfg = std::move(*C);
-  }
-  std::string PipelineText = "system,compute";
-  if (Cfg.Pipeline)
-    PipelineText = *Cfg.Pipeline;
-  if (O.PassPipelineText.getNumOccurrences())
-    PipelineText = O.PassPipelineText;
-  unsigned Threads = O.Threads;
-  if (Cfg.Threads && !O.Threads.getNumOccurrences())
-    Threads = *Cfg.Threads;
-  bool IncludeUnlinked = O.IncludeUnlinked;
-  if (Cfg.IncludeUnlinked && !O.IncludeUnlinked.getNumOccurrences())
-    IncludeUnlinked = *Cfg.IncludeUnlinked;
-  std::string ArchName = O.Arch;
-  if (Cfg.Arch && !O.Arch.getNumOccurrences())
-    ArchName = *Cfg.Arch;
-  std::string OutDir = O.OutDir;
-  if (Cfg.Output && !O.OutDir.getNumOccurrences())
-    OutDir = *Cfg.Output;
+  Expected<SessionOptions> Opts = resolveOptions(O.Config, flagSettings(O));
+  if (!Opts)
+    return fail(Opts.takeError());
   StringRef StopAfter = O.StopAfter;
   if (O.StopAfter.getNumOccurrences() && StopAfter != "import" &&
       StopAfter != "analyses" && StopAfter != "passes")
     return fail("--stop-after must be 'import', 'analyses' or 'passes', got "
                 "'" + StopAfter + "'");
-  if (O.TimingFormat != "text" && O.TimingFormat != "json")
-    return fail("--timing-format must be 'text' or 'json', got '" +
-                O.TimingFormat + "'");
+  Opts->ToolPath = sys::fs::getMainExecutable(argv[0], (void *)&showProgress);
+  Opts->Progress = showProgress(*Opts);
+  // --print-ir only imports (and verifies); it needs no passes and no
+  // reference trace.
+  bool PrintIR = O.PrintIR.getNumOccurrences();
+  bool PrintOnly = PrintIR && !O.DumpPipeline;
+  bool VerifyFindings = O.VerifyFindingsFile.getNumOccurrences();
+  std::string Compare = Opts->Compare;
+  if (PrintIR)
+    Opts->VerifyIR = true;
+  if (PrintOnly)
+    Opts->Compare.clear();
+  std::string OutDir = Opts->OutDir;
 
-  // Passes: built-in plugins (sorted), then --load-pass-plugin in order.
-  PassRegistry Registry;
-  registerBuiltinPipelines(Registry);
-  std::vector<std::string> PluginPaths;
-  if (!O.NoBuiltin) {
-    std::string Exe = sys::fs::getMainExecutable(argv[0], (void *)&fail);
-    PluginPaths = findBuiltinPlugins(Exe);
-  }
-  for (const std::string &P : O.Plugins)
-    PluginPaths.push_back(P);
-  for (const std::string &Path : PluginPaths) {
-    auto Plugin = PassPlugin::load(Path);
-    if (!Plugin)
-      return fail(toString(Plugin.takeError()));
-    if (Error E = Plugin->registerPasses(Registry))
-      return fail(toString(std::move(E)));
-  }
-
+  auto S = Session::create(std::move(*Opts));
+  if (!S)
+    return fail(S.takeError());
   if (O.ListPasses) {
-    Registry.printListing(outs());
+    (*S)->registry().printListing(outs());
     return 0;
   }
-
-  // --compare adds the compare pass (regressions against the reference) to
-  // any pipeline that runs passes.
-  if (!O.Compare.empty() && StringRef(PipelineText).trim() != "none" &&
-      !StringRef(PipelineText).contains("compare") &&
-      Registry.createPass("compare"))
-    PipelineText += ",compare";
-
-  // Config options must name registered passes and options, even when the
-  // pass is not in this pipeline (a typo would otherwise pass silently).
-  for (const auto &[PassName, Opts] : Cfg.PassOptions) {
-    std::unique_ptr<Pass> P = Registry.createPass(PassName);
-    if (!P) {
-      std::string Msg = O.Config + ": unknown pass '" + PassName + "'";
-      std::string Close = Registry.closestName(PassName);
-      if (!Close.empty())
-        Msg += "; did you mean '" + Close + "'?";
-      return fail(Msg);
-    }
-    for (const auto &[K, V] : Opts)
-      if (Error E = P->setOption(K, V))
-        return fail(O.Config + ": " + toString(std::move(E)));
-  }
-
-  // 'none': no passes, only the emitters (report tables).
-  auto makePipeline = [&]() -> Expected<PassPipeline> {
-    if (StringRef(PipelineText).trim() == "none")
-      return PassPipeline();
-    return buildPipeline(Registry, PipelineText, &Cfg.PassOptions);
-  };
-
-  // --print-ir only imports; it needs no passes.
-  bool PrintOnly = O.PrintIR.getNumOccurrences() && !O.DumpPipeline;
-  std::string CanonicalPipeline;
-  if (!PrintOnly) {
-    auto Pipeline = makePipeline();
-    if (!Pipeline)
-      return fail(toString(Pipeline.takeError()));
-    CanonicalPipeline = Pipeline->str();
-  }
+  if (Error E = (*S)->preparePipeline(/*BuildPipeline=*/!PrintOnly))
+    return fail(std::move(E));
   if (O.DumpPipeline) {
-    outs() << CanonicalPipeline << "\n";
+    outs() << (*S)->canonicalPipeline() << "\n";
     return 0;
   }
 
@@ -495,327 +316,53 @@ int run(int argc, char **argv) {
   if (O.Traces.size() > 1 && !OutDir.empty())
     return fail("-o names one directory; give one trace per run when using "
                 "-o");
-  if (O.Traces.size() > 1 && O.VerifyFindingsFile.getNumOccurrences())
+  if (O.Traces.size() > 1 && VerifyFindings)
     return fail("--verify-findings takes one trace");
-  if (!O.Compare.empty()) {
+  if (!Compare.empty()) {
     if (O.Traces.size() != 1)
       return fail("--compare takes one trace to compare with the reference");
-    if (!sys::fs::exists(O.Compare))
-      return fail(O.Compare + ": no such file");
-    if (sys::fs::is_directory(O.Compare))
-      return fail(O.Compare + ": is a directory, not a trace file");
+    if (Error E = checkTraceFile(Compare))
+      return fail(std::move(E));
   }
+  if (Error E = (*S)->begin())
+    return fail(std::move(E));
 
-  AnalysisOptions AOpts;
-  AOpts.IncludeUnlinked = IncludeUnlinked;
-  AOpts.DetectRecompute = O.DetectRecompute;
-  AOpts.GroupByNumKernels = O.GroupByNumKernels;
-  AOpts.IncludeCallStack = O.IncludeCallStack;
-  // A fixed arch is resolved once, before any import, so a typo fails fast;
-  // 'auto' is resolved per trace from its deviceProperties.
-  std::string DataDir = dataDir(argv[0]);
-  bool AutoArch = ArchName.empty() || StringRef(ArchName).equals_insensitive("auto");
-  bool NoArch = StringRef(ArchName).equals_insensitive("none");
-  if (!AutoArch && !NoArch) {
-    auto A = resolveArchSpec(ArchName, DataDir);
-    if (!A)
-      return fail(toString(A.takeError()));
-    AOpts.Arch = std::move(*A);
-  }
-
-  bool Progress = showProgress(O);
-  if (!O.TimeTrace.empty())
-    timeTraceProfilerInitialize(/*TimeTraceGranularity=*/0, "tl-opt");
-
-  // --compare: the reference imports on its own thread while the analyzed
-  // trace imports; it gets its own AnalysisManager (same options).
-  struct RefImport {
-    std::optional<Trace> T;
-    std::string Error;
-  };
-  std::future<RefImport> RefFuture;
-  std::optional<Trace> RefTrace;
-  std::unique_ptr<AnalysisManager> RefAM;
-  if (!O.Compare.empty() && !O.PrintIR.getNumOccurrences()) {
-    ImportOptions RefOpts;
-    RefOpts.MaxEvents = O.MaxEvents;
-    RefOpts.MaxMemory = O.MaxMemoryMB.getNumOccurrences()
-                            ? O.MaxMemoryMB * (uint64_t(1) << 20)
-                            : defaultMaxMemory();
-    RefFuture = std::async(std::launch::async, [Path = O.Compare.getValue(),
-                                                RefOpts]() {
-      TimeTraceScope Scope("import", Path);
-      RefImport Out;
-      Expected<Trace> R = importTrace(Path, RefOpts);
-      if (R)
-        Out.T.emplace(std::move(*R));
-      else
-        Out.Error = toString(R.takeError());
-      return Out;
-    });
-  }
-
+  Stage Last = Stage::Report;
+  if (PrintIR || StopAfter == "import")
+    Last = Stage::Import;
+  else if (StopAfter == "analyses")
+    Last = Stage::Analyses;
+  else if (StopAfter == "passes" || VerifyFindings)
+    Last = Stage::Passes;
   int Exit = 0;
-  std::vector<PassPipeline> Pipelines;
   for (const std::string &TracePath : O.Traces) {
-
-    if (Progress)
-      errs() << "tl-opt: importing " << TracePath << "...\r";
-    ImportOptions IOpts;
-    IOpts.Threads = Threads;
-    IOpts.MaxEvents = O.MaxEvents;
-    IOpts.MaxMemory = O.MaxMemoryMB.getNumOccurrences()
-                          ? O.MaxMemoryMB * (uint64_t(1) << 20)
-                          : defaultMaxMemory();
-    if (Progress)
-      IOpts.Progress = [&](uint64_t Bytes) {
-        errs() << "tl-opt: importing " << TracePath << ": "
-               << Bytes / (1024 * 1024) << " MiB read\x1b[K\r";
-      };
-    Expected<Trace> T = [&] {
-      TimeTraceScope Scope("import", TracePath);
-      return importTrace(TracePath, IOpts);
-    }();
-    if (!T)
-      return fail(toString(T.takeError()));
-    // The importer's parse buffers are freed by now; their pages would
-    // otherwise stay in the process under the analyses' growth.
-    if (heapTrimPays(T->size()))
-      releaseFreeHeapPages();
-    if (RefFuture.valid()) {
-      RefImport R = RefFuture.get();
-      if (!R.T)
-        return fail(R.Error);
-      RefTrace = std::move(R.T);
-      RefAM = std::make_unique<AnalysisManager>(*RefTrace, AOpts);
-      AOpts.Reference = &*RefTrace;
-      AOpts.ReferenceAM = RefAM.get();
-    }
-    if (O.VerifyIR || O.PrintIR.getNumOccurrences()) {
-      if (Error E = verifyTrace(*T))
-        return fail(TracePath + ": IR verification failed: " +
-                    toString(std::move(E)));
-    }
-    if (O.PrintIR.getNumOccurrences()) {
+    Expected<std::unique_ptr<TraceRun>> R = (*S)->run(TracePath, Last);
+    if (!R)
+      return fail(R.takeError());
+    if (PrintIR) {
       if (O.PrintIR == "summary")
-        printTraceSummary(*T, outs());
+        printTraceSummary((*R)->trace(), outs());
       else if (O.PrintIR.empty())
-        printTrace(*T, outs());
+        printTrace((*R)->trace(), outs());
       else
         return fail("--print-ir takes no value or 'summary', got '" +
                     O.PrintIR + "'");
       continue;
     }
-    if (StopAfter == "import")
-      continue;
-
-    // A fresh set of pass instances for every trace.
-    auto P = makePipeline();
-    if (!P)
-      return fail(toString(P.takeError()));
-    AnalysisOptions TraceOpts = AOpts;
-    if (AutoArch) {
-      std::string Note;
-      Expected<std::optional<ArchSpec>> A = autoArchSpec(*T, DataDir, Note);
-      if (!A)
-        return fail(toString(A.takeError()));
-      TraceOpts.Arch = std::move(*A);
-      if (!TraceOpts.Arch)
-        WithColor::warning(errs(), "tl-opt") << TracePath << ": " << Note
-                                             << "\n";
-      else if (!O.Quiet)
-        WithColor::note(errs(), "tl-opt") << TracePath << ": " << Note << "\n";
-    }
-    AnalysisManager AM(*T, TraceOpts);
-    // Every report needs the unified perf table, the longest analysis:
-    // with a second thread it starts now instead of after the serial
-    // quality gate (a later get() waits for it instead of recomputing).
-    EarlyAnalysis Early;
-    if (effectiveThreads(Threads) > 1 && StopAfter != "passes" &&
-        !O.VerifyFindingsFile.getNumOccurrences())
-      Early.start([&AM] { AM.get<UnifiedPerfTable>(); },
-                  !O.TimeTrace.empty());
-    // The quality gate narrows the pipeline to what the trace supports.
-    std::optional<PipelineChoice> Gate;
-    if (!O.NoQualityGate && P->size()) {
-      std::vector<std::string> Requested;
-      for (const std::unique_ptr<Pass> &Pass : P->passes())
-        Requested.push_back(Pass->getArgument().str());
-      Gate = choosePipeline(Requested, AM.get<TraceQuality>());
-      StringSet<> Keep;
-      for (const std::string &N : Gate->Run)
-        Keep.insert(N);
-      P->removeIf([&](const Pass &Pass) {
-        return !Keep.contains(Pass.getArgument());
-      });
-      if (!O.Quiet && Gate->Fallback)
-        for (const std::string &N : Gate->Notes)
-          WithColor::warning(errs(), "tl-opt") << TracePath << ": " << N
-                                               << "\n";
-    }
-    if (StopAfter == "analyses") {
-      std::vector<std::string> Names;
-      for (const std::unique_ptr<Pass> &Pass : P->passes())
-        Names.push_back(Pass->getArgument().str());
-      computeAnalyses(AM, Names, Threads);
-      if (O.Timing)
-        printTiming(errs(), {}, AM, 0, O.TimingFormat == "json");
-      continue;
-    }
-    std::vector<std::string> PassNames;
-    for (const std::unique_ptr<Pass> &Pass : P->passes())
-      PassNames.push_back(Pass->getArgument().str());
-    PassManager PM(std::move(*P));
-    PassManagerOptions PMOpts;
-    PMOpts.Threads = Threads;
-    bool Emits = StopAfter != "passes" &&
-                 !O.VerifyFindingsFile.getNumOccurrences();
-    std::string Dir = OutDir;
-    if (Dir.empty()) {
-      SmallString<256> D(sys::path::parent_path(TracePath));
-      sys::path::append(D, "analysis_output");
-      Dir = std::string(D);
-    }
-    EmitterRegistry Emitters;
-    registerBuiltinEmitters(Emitters);
-    if (AOpts.Reference) {
-      Emitters.add(createDiffStatsEmitter());
-      Emitters.add(createDiffMarkdownEmitter());
-      Emitters.add(createTrace2MetadataEmitter());
-    }
-    // With several threads, the analyses the passes and the report need
-    // are computed concurrently, ahead of the passes, and so are the
-    // reports that need no pass results (the perf CSVs): they fill the
-    // time the passes wait for their last analyses.
-    ReportContext EarlyCtx{*T,
-                           AM,
-                           /*Findings=*/{},
-                           /*Failed=*/{},
-                           /*Runs=*/{},
-                           CanonicalPipeline,
-                           Dir,
-                           toolVersion(),
-                           TracePath,
-                           /*Artifacts=*/{},
-                           Gate ? &*Gate : nullptr};
-    if (Emits) {
-      PMOpts.Prefetch = analysisJobs(AM, PassNames);
-      if (effectiveThreads(Threads) > 1 && !sys::fs::create_directories(Dir))
-        for (std::function<void()> &J : Emitters.earlyJobs(EarlyCtx))
-          PMOpts.Prefetch.push_back(std::move(J));
-    }
-    PMOpts.TimeTrace = !O.TimeTrace.empty();
-    if (Progress)
-      PMOpts.Progress = [](size_t Done, size_t Total, StringRef Name) {
-        errs() << "tl-opt: passes " << Done << "/" << Total << " (" << Name
-               << ")\x1b[K\r";
-      };
-    auto Wall0 = std::chrono::steady_clock::now();
-    std::vector<PassResult> Results = PM.run(*T, AM, PMOpts);
-    double Wall = std::chrono::duration<double>(
-                      std::chrono::steady_clock::now() - Wall0)
-                      .count();
-    if (Progress)
-      errs() << "\x1b[K";
-
-    std::vector<PassRunInfo> Runs = collectRunInfo(Results);
-    std::vector<FailedPass> Failed = collectFailures(Results);
-    std::vector<Artifact> Artifacts = collectArtifacts(Results);
-    std::vector<Finding> Findings = collectFindings(Results);
-    // --timing, statistics and pass failures; printed after the report
-    // when one is written, so --timing accounts for the emitters too.
-    auto PrintRunInfo = [&](ArrayRef<EmitterTiming> EmitTimes) {
-      if (O.Timing)
-        printTiming(errs(), Runs, AM, Wall, O.TimingFormat == "json",
-                    EmitTimes);
-      if (O.PassStatistics)
-        printStatistics(errs(), Runs);
-      for (const FailedPass &F : Failed)
-        errs() << "tl-opt: error: pass '" << F.Pass
-               << "' failed: " << F.Message << "\n";
-    };
-    if (!Emits)
-      PrintRunInfo({});
-
-    if (StopAfter == "passes") {
-      if (!Failed.empty())
-        Exit = 2;
-      continue;
-    }
-    if (O.VerifyFindingsFile.getNumOccurrences()) {
+    if (VerifyFindings) {
       std::string File = O.VerifyFindingsFile;
       if (File.empty())
         File = TracePath + ".expected";
-      if (Error E = verifyFindings(File, Findings))
-        return fail(toString(std::move(E)));
-      if (!Failed.empty())
-        Exit = 2;
-      continue;
+      if (Error E = verifyFindings(File, (*R)->findings()))
+        return fail(std::move(E));
     }
-
-    if (AOpts.Reference) {
-      StringRef W = AM.get<TraceDiff>().frameworkWarning();
-      if (!W.empty())
-        WithColor::warning(errs(), "tl-opt") << TracePath << ": " << W << "\n";
-    }
-    ReportContext Ctx{*T,
-                      AM,
-                      Findings,
-                      Failed,
-                      Runs,
-                      CanonicalPipeline,
-                      Dir,
-                      toolVersion(),
-                      TracePath,
-                      Artifacts,
-                      Gate ? &*Gate : nullptr};
-    {
-      TimeTraceScope Scope("emit", Dir);
-      if (std::error_code EC = sys::fs::create_directories(Dir)) {
-        PrintRunInfo({});
-        return fail(Dir + ": cannot create output directory: " +
-                    EC.message());
-      }
-      std::vector<EmitterTiming> EmitTimes;
-      EmitOptions EOpts;
-      EOpts.Threads = Threads;
-      EOpts.TimeTrace = !O.TimeTrace.empty();
-      Error E = Emitters.emitAll(Ctx, &EmitTimes, EOpts);
-      PrintRunInfo(EmitTimes);
-      if (E)
-        return fail(toString(std::move(E)));
-    }
-    if (!O.Quiet)
-      errs() << "tl-opt: " << TracePath << ": " << Findings.size()
-             << " finding(s), " << Failed.size() << " failed pass(es); "
-             << "report in " << Dir << "\n";
-    if (!Failed.empty())
+    if (!(*R)->failures().empty())
       Exit = 2;
-    if (FailOn) {
-      ReportModel M = ReportModel::build(Ctx);
-      for (Tier Tr : {Tier::Compute, Tier::Fusion, Tier::System})
-        for (const PItem &P : M.items(Tr)) {
-          std::string Clause = FailOn->matchingClause(P);
-          if (Clause.empty())
-            continue;
-          errs() << "tl-opt: fail-on: " << P.F->Id << " (P" << P.Rank << " "
-                 << tierName(Tr) << ", impact "
-                 << (P.Mid ? pyRepr(*P.Mid) : std::string("n/a"))
-                 << ") matches '" << Clause << "'\n";
-          if (Exit == 0)
-            Exit = 3;
-        }
-    }
+    if (!(*R)->failOnMatches().empty() && Exit == 0)
+      Exit = 3;
   }
-
-  if (!O.TimeTrace.empty()) {
-    std::error_code EC;
-    raw_fd_ostream OS(O.TimeTrace, EC, sys::fs::OF_Text);
-    if (EC)
-      return fail(O.TimeTrace + ": " + EC.message());
-    timeTraceProfilerWrite(OS);
-    timeTraceProfilerCleanup();
-  }
+  if (Error E = (*S)->finish())
+    return fail(std::move(E));
   return Exit;
 }
 

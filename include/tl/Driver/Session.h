@@ -1,0 +1,95 @@
+//===- Session.h - The driver as a library ---------------------*- C++ -*-===//
+//
+// A Session is one configured analyzer: the passes (built-in and plugin),
+// the expanded pipeline, the arch, the reference trace of comparative mode.
+// It analyzes any number of traces, one TraceRun each, in four stages:
+//
+//   import   -> the trace's IR (and, first time, the reference's)
+//   gate     -> fresh pass instances, the trace's arch and analyses, the
+//               quality gate narrowing the pipeline to what the trace has
+//   passes   -> the pipeline on a thread pool: findings, failures
+//   report   -> the emitters into the output directory; --fail-on matches
+//
+// run() chains them; tl-opt, multi-trace runs and bindings call the stages
+// or run(). Errors come back as llvm::Error (the caller decides what they
+// mean for the process); a failed pass is not an error but a result
+// (TraceRun::failures()). Diagnostics a command line shows (notes, warnings,
+// progress, --timing) go to the stream given to create().
+//
+//===----------------------------------------------------------------------===//
+#ifndef TL_DRIVER_SESSION_H
+#define TL_DRIVER_SESSION_H
+
+#include "tl/Driver/SessionOptions.h"
+#include "tl/Driver/TraceRun.h"
+
+#include "llvm/Support/Error.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <memory>
+#include <string>
+
+namespace tl {
+
+class PassRegistry;
+
+/// The last stage a run goes through.
+enum class Stage {
+  Import,   ///< parse and link only
+  Analyses, ///< also the gate and every analysis the pipeline and reports use
+  Passes,   ///< also the passes; no report
+  Report,   ///< everything
+};
+
+class Session {
+public:
+  /// Check the options and load the passes (built-in unless
+  /// NoBuiltinPasses, then Plugins in order).
+  static llvm::Expected<std::unique_ptr<Session>>
+  create(SessionOptions Opts, llvm::raw_ostream &Diag = llvm::errs());
+  ~Session();
+
+  const SessionOptions &options() const;
+  const PassRegistry &registry() const;
+  /// "tl-opt 0.1.0 (abc1234)", as the reports record it.
+  std::string toolVersion() const;
+
+  /// Expand the pipeline (comparative mode adds `compare`) and check the
+  /// config's pass options against the registry. BuildPipeline=false checks
+  /// the options only (a run that imports and stops needs no pipeline).
+  /// Called by begin() when not called before.
+  llvm::Error preparePipeline(bool BuildPipeline = true);
+  /// The canonical, fully expanded pipeline (after preparePipeline).
+  const std::string &canonicalPipeline() const;
+
+  /// Resolve a fixed arch, start --time-trace and the reference import.
+  /// Called by the first stage when not called before.
+  llvm::Error begin();
+  /// Write --time-trace's file. Call after the last trace.
+  llvm::Error finish();
+
+  /// The stages; each checks that the one before it ran.
+  llvm::Expected<std::unique_ptr<TraceRun>>
+  importTrace(llvm::StringRef Path, Stage Last = Stage::Report);
+  llvm::Error gate(TraceRun &R);
+  /// Stage::Analyses: compute the analyses the passes and reports would use.
+  llvm::Error computeAnalyses(TraceRun &R);
+  llvm::Error runPasses(TraceRun &R);
+  llvm::Error emitReport(TraceRun &R);
+
+  /// Every stage up to Last.
+  llvm::Expected<std::unique_ptr<TraceRun>> run(llvm::StringRef Path,
+                                                Stage Last = Stage::Report);
+
+private:
+  struct Impl;
+  explicit Session(std::unique_ptr<Impl> P);
+  std::unique_ptr<Impl> P;
+};
+
+/// "PATH: no such file" / "PATH: is a directory, not a trace file".
+llvm::Error checkTraceFile(llvm::StringRef Path);
+
+} // namespace tl
+
+#endif // TL_DRIVER_SESSION_H

@@ -1,0 +1,97 @@
+//===- SessionOptions.h - What a Session runs with -------------*- C++ -*-===//
+//
+// Settings come in layers: the defaults, a --config file, the command line.
+// One rule decides between them: a layer's set values replace those of the
+// layers below it (flags win over the config, the config over the defaults),
+// for every setting, lists included. Settings.def lists the settings; each is
+// reachable from both the config file and the flags.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TL_DRIVER_SESSIONOPTIONS_H
+#define TL_DRIVER_SESSIONOPTIONS_H
+
+#include "tl/Pass/PassPipeline.h"
+
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tl {
+
+using SettingList = std::vector<std::string>;
+
+/// One layer of settings; what it leaves unset, the layers below decide.
+struct SessionSettings {
+#define TL_SETTING(KEY, NAME, TYPE) std::optional<TYPE> NAME;
+#include "tl/Driver/Settings.def"
+  /// A config file's `passes: {pass: {option: value}}`; the pipeline text's
+  /// own `{...}` options win over these.
+  PassOptionOverrides PassOptions;
+};
+
+/// Read a YAML config file. Unknown keys, wrong types and YAML syntax errors
+/// are errors naming the file (and the key).
+llvm::Expected<SessionSettings> loadSessionSettings(llvm::StringRef Path);
+
+/// Resolved settings, defaults filled in.
+struct SessionOptions {
+  // Input.
+  uint64_t MaxEvents = 100000000;
+  /// nullopt: 3/4 of physical memory; 0: no limit.
+  std::optional<uint64_t> MaxMemoryMB;
+  /// auto (from the trace's deviceProperties), a shipped name, a file, none.
+  std::string Arch = "auto";
+  bool NoQualityGate = false;
+  bool IncludeUnlinked = false;
+  bool GroupByNumKernels = false;
+  bool DetectRecompute = false;
+  /// Reference trace for comparative mode ("" = none).
+  std::string Compare;
+  bool VerifyIR = false;
+  // Pipeline.
+  std::string Pipeline = "system,compute";
+  PassOptionOverrides PassOptions;
+  SettingList Plugins;
+  bool NoBuiltinPasses = false;
+  unsigned Threads = 0;
+  // Output.
+  /// "" = <trace dir>/analysis_output.
+  std::string OutDir;
+  bool IncludeCallStack = false;
+  bool Quiet = false;
+  std::string FailOn;
+  // Instrumentation.
+  bool Timing = false;
+  std::string TimingFormat = "text";
+  bool PassStatistics = false;
+  std::string TimeTrace;
+
+  // How the session is hosted (not settings of a run).
+  /// The config file the settings came from ("" = none), named in errors
+  /// about its pass options.
+  std::string ConfigFile;
+  /// The executable: built-in passes load from <dir>/../lib/tl/passes and
+  /// arch files from <dir>/../share/tl.
+  std::string ToolPath;
+  /// Prefix of diagnostics and name in the report's tool version.
+  std::string ToolName = "tl-opt";
+  /// Progress lines (\r-overwritten) on the diagnostics stream.
+  bool Progress = false;
+
+  /// The precedence rule: every value Layer sets replaces the current one.
+  void apply(const SessionSettings &Layer);
+};
+
+/// Defaults, then Config, then Flags.
+SessionOptions resolveOptions(const SessionSettings &Config,
+                              const SessionSettings &Flags);
+/// Defaults, then the config file ConfigFile ("" = none), then Flags.
+llvm::Expected<SessionOptions> resolveOptions(llvm::StringRef ConfigFile,
+                                              const SessionSettings &Flags);
+
+} // namespace tl
+
+#endif // TL_DRIVER_SESSIONOPTIONS_H

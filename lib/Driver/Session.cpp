@@ -1,0 +1,557 @@
+//===- Session.cpp - The driver as a library ------------------------------===//
+//
+// The stages of a run, in the order and with the diagnostics tl-opt has
+// always had; tl-opt maps their errors to exit codes.
+//
+//===----------------------------------------------------------------------===//
+#include "tl/Driver/Session.h"
+#include "AnalysisPrefetch.h"
+#include "TraceRunImpl.h"
+
+#include "tl/Analysis/ArchSpec.h"
+#include "tl/Analysis/Compare/TraceDiff.h"
+#include "tl/Analysis/UnifiedPerfTable.h"
+#include "tl/IR/Verifier.h"
+#include "tl/Import/Importer.h"
+#include "tl/Pass/PassManager.h"
+#include "tl/Pass/PassPlugin.h"
+#include "tl/Pass/PassRegistry.h"
+#include "tl/Report/CompareEmitters.h"
+#include "tl/Report/FailOn.h"
+#include "tl/Report/ReportModel.h"
+#include "tl/Support/HeapTrim.h"
+#include "tl/Support/PyFormat.h"
+#include "tl/Support/ThreadCount.h"
+#include "tl/Support/Version.h"
+
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/TimeProfiler.h"
+#include "llvm/Support/WithColor.h"
+
+#include <chrono>
+#include <future>
+#include <unistd.h>
+
+using namespace llvm;
+
+namespace tl {
+
+static Error error(const Twine &Msg) {
+  return createStringError(inconvertibleErrorCode(), Msg);
+}
+
+Error checkTraceFile(StringRef Path) {
+  if (!sys::fs::exists(Path))
+    return error(Path + ": no such file");
+  if (sys::fs::is_directory(Path))
+    return error(Path + ": is a directory, not a trace file");
+  return Error::success();
+}
+
+/// Default --max-memory: 3/4 of physical memory (0 = unknown, no limit).
+static uint64_t defaultMaxMemory() {
+  long Pages = sysconf(_SC_PHYS_PAGES), PageSize = sysconf(_SC_PAGESIZE);
+  if (Pages <= 0 || PageSize <= 0)
+    return 0;
+  return uint64_t(Pages) * uint64_t(PageSize) / 4 * 3;
+}
+
+namespace {
+/// The reference trace of comparative mode, imported on its own thread.
+struct RefImport {
+  std::optional<Trace> T;
+  std::string Error;
+};
+} // namespace
+
+struct Session::Impl {
+  SessionOptions Opts;
+  raw_ostream &Diag;
+  PassRegistry Registry;
+  std::optional<FailOnExpr> FailOn;
+
+  bool PipelinePrepared = false;
+  std::string PipelineText;
+  std::optional<std::string> Canonical;
+
+  bool Begun = false;
+  std::string DataDir;
+  bool AutoArch = false;
+  AnalysisOptions AOpts;
+  bool TimeTraceOn = false;
+  std::future<RefImport> RefFuture;
+  std::optional<Trace> RefTrace;
+  std::unique_ptr<AnalysisManager> RefAM;
+
+  Impl(SessionOptions Opts, raw_ostream &Diag)
+      : Opts(std::move(Opts)), Diag(Diag) {}
+  ~Impl() {
+    if (TimeTraceOn)
+      timeTraceProfilerCleanup();
+  }
+
+  uint64_t maxMemory() const {
+    return Opts.MaxMemoryMB ? *Opts.MaxMemoryMB * (uint64_t(1) << 20)
+                            : defaultMaxMemory();
+  }
+  bool timeTrace() const { return !Opts.TimeTrace.empty(); }
+
+  /// 'none': no passes, only the emitters (report tables).
+  Expected<PassPipeline> makePipeline() const {
+    if (StringRef(PipelineText).trim() == "none")
+      return PassPipeline();
+    return buildPipeline(Registry, PipelineText, &Opts.PassOptions);
+  }
+
+  /// --timing, statistics and pass failures; printed after the report when
+  /// one is written, so --timing accounts for the emitters too.
+  void printRunInfo(TraceRun::Impl &R, ArrayRef<EmitterTiming> EmitTimes) {
+    if (Opts.Timing)
+      printTiming(Diag, R.Runs, *R.AM, R.PassWall,
+                  Opts.TimingFormat == "json", EmitTimes);
+    if (Opts.PassStatistics)
+      printStatistics(Diag, R.Runs);
+    for (const FailedPass &F : R.Failed)
+      Diag << Opts.ToolName << ": error: pass '" << F.Pass
+           << "' failed: " << F.Message << "\n";
+  }
+};
+
+Session::Session(std::unique_ptr<Impl> P) : P(std::move(P)) {}
+Session::~Session() = default;
+
+const SessionOptions &Session::options() const { return P->Opts; }
+const PassRegistry &Session::registry() const { return P->Registry; }
+
+std::string Session::toolVersion() const {
+  return P->Opts.ToolName + " " + TL_VERSION_STRING + " (" + TL_GIT_HASH +
+         ")";
+}
+
+Expected<std::unique_ptr<Session>> Session::create(SessionOptions Opts,
+                                                   raw_ostream &Diag) {
+  auto P = std::make_unique<Impl>(std::move(Opts), Diag);
+  const SessionOptions &O = P->Opts;
+  if (O.TimingFormat != "text" && O.TimingFormat != "json")
+    return error("--timing-format must be 'text' or 'json', got '" +
+                 O.TimingFormat + "'");
+  if (!O.FailOn.empty()) {
+    auto E = FailOnExpr::parse(O.FailOn);
+    if (!E)
+      return E.takeError();
+    P->FailOn = std::move(*E);
+  }
+
+  // Passes: built-in plugins (sorted), then the plugins asked for, in order.
+  registerBuiltinPipelines(P->Registry);
+  std::vector<std::string> PluginPaths;
+  if (!O.NoBuiltinPasses)
+    PluginPaths = findBuiltinPlugins(O.ToolPath);
+  for (const std::string &Path : O.Plugins)
+    PluginPaths.push_back(Path);
+  for (const std::string &Path : PluginPaths) {
+    auto Plugin = PassPlugin::load(Path);
+    if (!Plugin)
+      return Plugin.takeError();
+    if (Error E = Plugin->registerPasses(P->Registry))
+      return E;
+  }
+  return std::unique_ptr<Session>(new Session(std::move(P)));
+}
+
+Error Session::preparePipeline(bool BuildPipeline) {
+  const SessionOptions &O = P->Opts;
+  P->PipelinePrepared = true;
+  P->PipelineText = O.Pipeline;
+  std::string &Text = P->PipelineText;
+  // --compare adds the compare pass (regressions against the reference) to
+  // any pipeline that runs passes.
+  if (!O.Compare.empty() && StringRef(Text).trim() != "none" &&
+      !StringRef(Text).contains("compare") && P->Registry.createPass("compare"))
+    Text += ",compare";
+
+  // Config options must name registered passes and options, even when the
+  // pass is not in this pipeline (a typo would otherwise pass silently).
+  for (const auto &[PassName, Opts] : O.PassOptions) {
+    std::unique_ptr<Pass> Pass = P->Registry.createPass(PassName);
+    if (!Pass) {
+      std::string Msg = O.ConfigFile + ": unknown pass '" + PassName + "'";
+      std::string Close = P->Registry.closestName(PassName);
+      if (!Close.empty())
+        Msg += "; did you mean '" + Close + "'?";
+      return error(Msg);
+    }
+    for (const auto &[K, V] : Opts)
+      if (Error E = Pass->setOption(K, V))
+        return error(O.ConfigFile + ": " + toString(std::move(E)));
+  }
+
+  if (!BuildPipeline)
+    return Error::success();
+  auto Pipeline = P->makePipeline();
+  if (!Pipeline)
+    return Pipeline.takeError();
+  P->Canonical = Pipeline->str();
+  return Error::success();
+}
+
+const std::string &Session::canonicalPipeline() const {
+  assert(P->Canonical && "preparePipeline() has not built the pipeline");
+  return *P->Canonical;
+}
+
+Error Session::begin() {
+  if (P->Begun)
+    return Error::success();
+  P->Begun = true;
+  if (!P->PipelinePrepared || !P->Canonical)
+    if (Error E = preparePipeline())
+      return E;
+  const SessionOptions &O = P->Opts;
+  if (!O.Compare.empty())
+    if (Error E = checkTraceFile(O.Compare))
+      return E;
+
+  AnalysisOptions &AOpts = P->AOpts;
+  AOpts.IncludeUnlinked = O.IncludeUnlinked;
+  AOpts.DetectRecompute = O.DetectRecompute;
+  AOpts.GroupByNumKernels = O.GroupByNumKernels;
+  AOpts.IncludeCallStack = O.IncludeCallStack;
+  // A fixed arch is resolved once, before any import, so a typo fails fast;
+  // 'auto' is resolved per trace from its deviceProperties.
+  SmallString<256> D(sys::path::parent_path(O.ToolPath));
+  sys::path::append(D, "..", "share", "tl");
+  P->DataDir = std::string(D);
+  P->AutoArch =
+      O.Arch.empty() || StringRef(O.Arch).equals_insensitive("auto");
+  bool NoArch = StringRef(O.Arch).equals_insensitive("none");
+  if (!P->AutoArch && !NoArch) {
+    auto A = resolveArchSpec(O.Arch, P->DataDir);
+    if (!A)
+      return A.takeError();
+    AOpts.Arch = std::move(*A);
+  }
+
+  if (P->timeTrace()) {
+    timeTraceProfilerInitialize(/*TimeTraceGranularity=*/0, O.ToolName);
+    P->TimeTraceOn = true;
+  }
+
+  // The reference imports on its own thread while the analyzed trace
+  // imports; it gets its own AnalysisManager (same options).
+  if (!O.Compare.empty()) {
+    ImportOptions RefOpts;
+    RefOpts.MaxEvents = O.MaxEvents;
+    RefOpts.MaxMemory = P->maxMemory();
+    P->RefFuture = std::async(std::launch::async, [Path = O.Compare,
+                                                   RefOpts]() {
+      TimeTraceScope Scope("import", Path);
+      RefImport Out;
+      Expected<Trace> R = tl::importTrace(Path, RefOpts);
+      if (R)
+        Out.T.emplace(std::move(*R));
+      else
+        Out.Error = toString(R.takeError());
+      return Out;
+    });
+  }
+  return Error::success();
+}
+
+Error Session::finish() {
+  if (!P->TimeTraceOn)
+    return Error::success();
+  std::error_code EC;
+  raw_fd_ostream OS(P->Opts.TimeTrace, EC, sys::fs::OF_Text);
+  if (EC)
+    return error(P->Opts.TimeTrace + ": " + EC.message());
+  timeTraceProfilerWrite(OS);
+  timeTraceProfilerCleanup();
+  P->TimeTraceOn = false;
+  return Error::success();
+}
+
+Expected<std::unique_ptr<TraceRun>> Session::importTrace(StringRef Path,
+                                                         Stage Last) {
+  if (Error E = begin())
+    return E;
+  const SessionOptions &O = P->Opts;
+  raw_ostream &Diag = P->Diag;
+  if (O.Progress)
+    Diag << O.ToolName << ": importing " << Path << "...\r";
+  ImportOptions IOpts;
+  IOpts.Threads = O.Threads;
+  IOpts.MaxEvents = O.MaxEvents;
+  IOpts.MaxMemory = P->maxMemory();
+  if (O.Progress)
+    IOpts.Progress = [&](uint64_t Bytes) {
+      Diag << O.ToolName << ": importing " << Path << ": "
+           << Bytes / (1024 * 1024) << " MiB read\x1b[K\r";
+    };
+  Expected<Trace> T = [&] {
+    TimeTraceScope Scope("import", Path);
+    return tl::importTrace(Path, IOpts);
+  }();
+  if (!T)
+    return T.takeError();
+  // The importer's parse buffers are freed by now; their pages would
+  // otherwise stay in the process under the analyses' growth.
+  if (heapTrimPays(T->size()))
+    releaseFreeHeapPages();
+  if (P->RefFuture.valid()) {
+    RefImport R = P->RefFuture.get();
+    if (!R.T)
+      return error(R.Error);
+    P->RefTrace = std::move(R.T);
+    P->RefAM = std::make_unique<AnalysisManager>(*P->RefTrace, P->AOpts);
+    P->AOpts.Reference = &*P->RefTrace;
+    P->AOpts.ReferenceAM = P->RefAM.get();
+  }
+  if (O.VerifyIR)
+    if (Error E = verifyTrace(*T))
+      return error(Path + ": IR verification failed: " +
+                   toString(std::move(E)));
+  auto R = std::make_unique<TraceRun::Impl>(Path.str(), Last, std::move(*T));
+  R->Done = Stage::Import;
+  return std::unique_ptr<TraceRun>(new TraceRun(std::move(R)));
+}
+
+Error Session::gate(TraceRun &Run) {
+  TraceRun::Impl &R = *Run.P;
+  assert(R.Done == Stage::Import && !R.AM && "gate() runs once, after import");
+  const SessionOptions &O = P->Opts;
+  raw_ostream &Diag = P->Diag;
+  // A fresh set of pass instances for every trace.
+  auto Pipe = P->makePipeline();
+  if (!Pipe)
+    return Pipe.takeError();
+  AnalysisOptions TraceOpts = P->AOpts;
+  if (P->AutoArch) {
+    std::string Note;
+    Expected<std::optional<ArchSpec>> A =
+        autoArchSpec(R.T, P->DataDir, Note);
+    if (!A)
+      return A.takeError();
+    TraceOpts.Arch = std::move(*A);
+    if (!TraceOpts.Arch)
+      WithColor::warning(Diag, O.ToolName) << R.Path << ": " << Note << "\n";
+    else if (!O.Quiet)
+      WithColor::note(Diag, O.ToolName) << R.Path << ": " << Note << "\n";
+  }
+  R.AM = std::make_unique<AnalysisManager>(R.T, TraceOpts);
+  // Every report needs the unified perf table, the longest analysis: with a
+  // second thread it starts now instead of after the serial quality gate (a
+  // later get() waits for it instead of recomputing).
+  if (effectiveThreads(O.Threads) > 1 && R.Last != Stage::Passes) {
+    AnalysisManager *AM = R.AM.get();
+    R.Early.start([AM] { AM->get<UnifiedPerfTable>(); }, P->timeTrace());
+  }
+  // The quality gate narrows the pipeline to what the trace supports.
+  if (!O.NoQualityGate && Pipe->size()) {
+    std::vector<std::string> Requested;
+    for (const std::unique_ptr<Pass> &Pass : Pipe->passes())
+      Requested.push_back(Pass->getArgument().str());
+    R.Gate = choosePipeline(Requested, R.AM->get<TraceQuality>());
+    StringSet<> Keep;
+    for (const std::string &N : R.Gate->Run)
+      Keep.insert(N);
+    Pipe->removeIf([&](const Pass &Pass) {
+      return !Keep.contains(Pass.getArgument());
+    });
+    if (!O.Quiet && R.Gate->Fallback)
+      for (const std::string &N : R.Gate->Notes)
+        WithColor::warning(Diag, O.ToolName) << R.Path << ": " << N << "\n";
+  }
+  for (const std::unique_ptr<Pass> &Pass : Pipe->passes())
+    R.PassNames.push_back(Pass->getArgument().str());
+  R.Pipeline = std::move(*Pipe);
+  R.Done = Stage::Analyses;
+  return Error::success();
+}
+
+Error Session::computeAnalyses(TraceRun &Run) {
+  TraceRun::Impl &R = *Run.P;
+  assert(R.Done == Stage::Analyses && "computeAnalyses() runs after gate()");
+  tl::computeAnalyses(*R.AM, R.PassNames, P->Opts.Threads);
+  if (P->Opts.Timing)
+    printTiming(P->Diag, {}, *R.AM, 0, P->Opts.TimingFormat == "json");
+  return Error::success();
+}
+
+Error Session::runPasses(TraceRun &Run) {
+  TraceRun::Impl &R = *Run.P;
+  assert(R.Done == Stage::Analyses && R.Pipeline &&
+         "runPasses() runs once, after gate()");
+  const SessionOptions &O = P->Opts;
+  raw_ostream &Diag = P->Diag;
+  PassManager PM(std::move(*R.Pipeline));
+  R.Pipeline.reset();
+  PassManagerOptions PMOpts;
+  PMOpts.Threads = O.Threads;
+  bool Emits = R.Last == Stage::Report;
+  R.Dir = O.OutDir;
+  if (R.Dir.empty()) {
+    SmallString<256> D(sys::path::parent_path(R.Path));
+    sys::path::append(D, "analysis_output");
+    R.Dir = std::string(D);
+  }
+  registerBuiltinEmitters(R.Emitters);
+  if (P->AOpts.Reference) {
+    R.Emitters.add(createDiffStatsEmitter());
+    R.Emitters.add(createDiffMarkdownEmitter());
+    R.Emitters.add(createTrace2MetadataEmitter());
+  }
+  // With several threads, the analyses the passes and the report need are
+  // computed concurrently, ahead of the passes, and so are the reports that
+  // need no pass results (the perf CSVs): they fill the time the passes
+  // wait for their last analyses.
+  ReportContext EarlyCtx{R.T,
+                         *R.AM,
+                         /*Findings=*/{},
+                         /*Failed=*/{},
+                         /*Runs=*/{},
+                         *P->Canonical,
+                         R.Dir,
+                         toolVersion(),
+                         R.Path,
+                         /*Artifacts=*/{},
+                         R.Gate ? &*R.Gate : nullptr};
+  if (Emits) {
+    PMOpts.Prefetch = analysisJobs(*R.AM, R.PassNames);
+    if (effectiveThreads(O.Threads) > 1 &&
+        !sys::fs::create_directories(R.Dir))
+      for (std::function<void()> &J : R.Emitters.earlyJobs(EarlyCtx))
+        PMOpts.Prefetch.push_back(std::move(J));
+  }
+  PMOpts.TimeTrace = P->timeTrace();
+  if (O.Progress)
+    PMOpts.Progress = [&Diag, &O](size_t Done, size_t Total, StringRef Name) {
+      Diag << O.ToolName << ": passes " << Done << "/" << Total << " ("
+           << Name << ")\x1b[K\r";
+    };
+  auto Wall0 = std::chrono::steady_clock::now();
+  std::vector<PassResult> Results = PM.run(R.T, *R.AM, PMOpts);
+  R.PassWall = std::chrono::duration<double>(
+                   std::chrono::steady_clock::now() - Wall0)
+                   .count();
+  if (O.Progress)
+    Diag << "\x1b[K";
+
+  R.Runs = collectRunInfo(Results);
+  R.Failed = collectFailures(Results);
+  R.Artifacts = collectArtifacts(Results);
+  R.Findings = collectFindings(Results);
+  if (!Emits)
+    P->printRunInfo(R, {});
+  R.Done = Stage::Passes;
+  return Error::success();
+}
+
+Error Session::emitReport(TraceRun &Run) {
+  TraceRun::Impl &R = *Run.P;
+  assert(R.Done == Stage::Passes && "emitReport() runs once, after passes");
+  const SessionOptions &O = P->Opts;
+  raw_ostream &Diag = P->Diag;
+  if (P->AOpts.Reference) {
+    StringRef W = R.AM->get<TraceDiff>().frameworkWarning();
+    if (!W.empty())
+      WithColor::warning(Diag, O.ToolName) << R.Path << ": " << W << "\n";
+  }
+  ReportContext Ctx{R.T,
+                    *R.AM,
+                    R.Findings,
+                    R.Failed,
+                    R.Runs,
+                    *P->Canonical,
+                    R.Dir,
+                    toolVersion(),
+                    R.Path,
+                    R.Artifacts,
+                    R.Gate ? &*R.Gate : nullptr};
+  {
+    TimeTraceScope Scope("emit", R.Dir);
+    if (std::error_code EC = sys::fs::create_directories(R.Dir)) {
+      P->printRunInfo(R, {});
+      return error(R.Dir + ": cannot create output directory: " +
+                   EC.message());
+    }
+    std::vector<EmitterTiming> EmitTimes;
+    EmitOptions EOpts;
+    EOpts.Threads = O.Threads;
+    EOpts.TimeTrace = P->timeTrace();
+    Error E = R.Emitters.emitAll(Ctx, &EmitTimes, EOpts);
+    P->printRunInfo(R, EmitTimes);
+    if (E)
+      return E;
+  }
+  R.Done = Stage::Report;
+  if (!O.Quiet)
+    Diag << O.ToolName << ": " << R.Path << ": " << R.Findings.size()
+         << " finding(s), " << R.Failed.size() << " failed pass(es); "
+         << "report in " << R.Dir << "\n";
+  if (P->FailOn) {
+    ReportModel M = ReportModel::build(Ctx);
+    for (Tier Tr : {Tier::Compute, Tier::Fusion, Tier::System})
+      for (const PItem &PI : M.items(Tr)) {
+        std::string Clause = P->FailOn->matchingClause(PI);
+        if (Clause.empty())
+          continue;
+        FailOnMatch Match{PI.F->Id, PI.Rank, tierName(Tr).str(),
+                          PI.Mid ? pyRepr(*PI.Mid) : std::string("n/a"),
+                          Clause};
+        Diag << O.ToolName << ": fail-on: " << Match.FindingId << " (P"
+             << Match.Rank << " " << Match.Tier << ", impact "
+             << Match.Impact << ") matches '" << Match.Clause << "'\n";
+        R.Matches.push_back(std::move(Match));
+      }
+  }
+  return Error::success();
+}
+
+Expected<std::unique_ptr<TraceRun>> Session::run(StringRef Path,
+                                                 Stage Last) {
+  auto R = importTrace(Path, Last);
+  if (!R || Last == Stage::Import)
+    return R;
+  if (Error E = gate(**R))
+    return E;
+  if (Last == Stage::Analyses) {
+    if (Error E = computeAnalyses(**R))
+      return E;
+    return R;
+  }
+  if (Error E = runPasses(**R))
+    return E;
+  if (Last == Stage::Passes)
+    return R;
+  if (Error E = emitReport(**R))
+    return E;
+  return R;
+}
+
+//===----------------------------------------------------------------------===//
+// TraceRun
+//===----------------------------------------------------------------------===//
+
+TraceRun::TraceRun(std::unique_ptr<Impl> P) : P(std::move(P)) {}
+TraceRun::~TraceRun() = default;
+StringRef TraceRun::path() const { return P->Path; }
+const Trace &TraceRun::trace() const { return P->T; }
+AnalysisManager &TraceRun::analyses() {
+  assert(P->AM && "no analyses before the gate stage");
+  return *P->AM;
+}
+const PipelineChoice *TraceRun::gate() const {
+  return P->Gate ? &*P->Gate : nullptr;
+}
+ArrayRef<std::string> TraceRun::passes() const { return P->PassNames; }
+ArrayRef<Finding> TraceRun::findings() const { return P->Findings; }
+ArrayRef<FailedPass> TraceRun::failures() const { return P->Failed; }
+ArrayRef<PassRunInfo> TraceRun::passRuns() const { return P->Runs; }
+ArrayRef<Artifact> TraceRun::artifacts() const { return P->Artifacts; }
+StringRef TraceRun::outputDir() const { return P->Dir; }
+ArrayRef<FailOnMatch> TraceRun::failOnMatches() const { return P->Matches; }
+
+} // namespace tl

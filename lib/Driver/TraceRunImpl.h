@@ -1,0 +1,52 @@
+//===- TraceRunImpl.h - What the stages keep per trace ----------*- C++ -*-===//
+#ifndef TL_LIB_DRIVER_TRACERUNIMPL_H
+#define TL_LIB_DRIVER_TRACERUNIMPL_H
+
+#include "AnalysisPrefetch.h"
+
+#include "tl/Analysis/AnalysisManager.h"
+#include "tl/Analysis/TraceQuality.h"
+#include "tl/Driver/Session.h"
+#include "tl/Driver/TraceRun.h"
+#include "tl/IR/Trace.h"
+#include "tl/Pass/PassPipeline.h"
+#include "tl/Report/Emitter.h"
+
+#include <optional>
+
+namespace tl {
+
+struct TraceRun::Impl {
+  std::string Path;
+  /// The last stage this run goes through (the stages before it plan for
+  /// it: what to prefetch, whether to start the report early).
+  Stage Last = Stage::Report;
+  /// The stages done so far.
+  std::optional<Stage> Done;
+
+  Trace T;
+  std::unique_ptr<AnalysisManager> AM;
+  std::optional<PassPipeline> Pipeline;
+  std::optional<PipelineChoice> Gate;
+  std::vector<std::string> PassNames;
+
+  std::vector<PassRunInfo> Runs;
+  std::vector<FailedPass> Failed;
+  std::vector<Artifact> Artifacts;
+  std::vector<Finding> Findings;
+  /// Wall time of the pass manager's run (--timing's total).
+  double PassWall = 0;
+  std::string Dir;
+  EmitterRegistry Emitters;
+  std::vector<FailOnMatch> Matches;
+
+  /// Last member: joined before the analyses and the trace go away.
+  EarlyAnalysis Early;
+
+  Impl(std::string Path, Stage Last, Trace T)
+      : Path(std::move(Path)), Last(Last), T(std::move(T)) {}
+};
+
+} // namespace tl
+
+#endif // TL_LIB_DRIVER_TRACERUNIMPL_H
