@@ -124,6 +124,7 @@ Session::~Session() = default;
 
 const SessionOptions &Session::options() const { return P->Opts; }
 const PassRegistry &Session::registry() const { return P->Registry; }
+PassRegistry &Session::registry() { return P->Registry; }
 
 std::string Session::toolVersion() const {
   return P->Opts.ToolName + " " + TL_VERSION_STRING + " (" + TL_GIT_HASH +

@@ -51,6 +51,8 @@ public:
 
   const SessionOptions &options() const;
   const PassRegistry &registry() const;
+  /// For hosts that register passes of their own (before the first stage).
+  PassRegistry &registry();
   /// "tl-opt 0.1.0 (abc1234)", as the reports record it.
   std::string toolVersion() const;
 
