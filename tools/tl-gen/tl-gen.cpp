@@ -35,89 +35,25 @@ enum class Mode { Inference, Training };
 enum class Shape { Balanced, Deep, OneStream };
 enum class DType { BF16, FP16, FP32 };
 
-cl::OptionCategory GenCat("tl-gen options");
-
-cl::opt<std::string> OutFile("o", cl::desc("Output file (.json or .json.gz; "
-                                           "'-' writes JSON to stdout)"),
-                             cl::value_desc("file"), cl::Required,
-                             cl::cat(GenCat));
-cl::opt<Flavor> FlavorOpt(
-    "flavor", cl::desc("Vendor flavour of names, args and top-level keys"),
-    cl::values(clEnumValN(Flavor::Cuda, "cuda", "NVIDIA H100 / CUPTI (default)"),
-               clEnumValN(Flavor::Rocm, "rocm", "AMD MI300X / roctracer")),
-    cl::init(Flavor::Cuda), cl::cat(GenCat));
-cl::opt<Mode> ModeOpt(
-    "mode", cl::desc("Workload"),
-    cl::values(clEnumValN(Mode::Inference, "inference",
-                          "forward passes only (default)"),
-               clEnumValN(Mode::Training, "training",
-                          "forward, backward on the autograd thread "
-                          "(matching Sequence numbers) and an optimizer step")),
-    cl::init(Mode::Inference), cl::cat(GenCat));
-cl::opt<Shape> ShapeOpt(
-    "shape", cl::desc("Trace shape (the stress shapes ignore the model options)"),
-    cl::values(
-        clEnumValN(Shape::Balanced, "balanced",
-                   "transformer-like model (default)"),
-        clEnumValN(Shape::Deep, "deep",
-                   "chains of --depth nested cpu_ops on one thread, each op "
-                   "launching one kernel"),
-        clEnumValN(Shape::OneStream, "one-stream",
-                   "flat cpu_ops each launching one kernel, all kernels "
-                   "back to back on one stream")),
-    cl::init(Shape::Balanced), cl::cat(GenCat));
-cl::opt<unsigned> Steps("steps",
-                        cl::desc("ProfilerStep#N iterations (ignored when "
-                                 "--target-mb or --events is given; default 2)"),
-                        cl::init(2), cl::cat(GenCat));
-cl::opt<unsigned> Layers("layers", cl::desc("Decoder layers per step (default 2)"),
-                         cl::init(2), cl::cat(GenCat));
-cl::opt<unsigned> Hidden("hidden", cl::desc("Hidden size; the MLP is 4x wider (default 1024)"), cl::init(1024),
-                         cl::cat(GenCat));
-cl::opt<unsigned> Heads("heads", cl::desc("Attention heads; must divide --hidden (default 16)"), cl::init(16),
-                        cl::cat(GenCat));
-cl::opt<unsigned> Seq("seq", cl::desc("Sequence length (default 512)"), cl::init(512),
-                      cl::cat(GenCat));
-cl::opt<unsigned> Batch("batch", cl::desc("Batch size (default 1)"), cl::init(1),
-                        cl::cat(GenCat));
-cl::opt<DType> DTypeOpt(
-    "dtype", cl::desc("Activation and weight dtype"),
-    cl::values(clEnumValN(DType::BF16, "bf16", "c10::BFloat16 (default)"),
-               clEnumValN(DType::FP16, "fp16", "c10::Half"),
-               clEnumValN(DType::FP32, "fp32", "float")),
-    cl::init(DType::BF16), cl::cat(GenCat));
-cl::opt<unsigned> Ranks("ranks",
-                        cl::desc("World size; > 1 adds NCCL/RCCL collectives "
-                                 "on their own stream and distributedInfo: "
-                                 "tensor-parallel all-reduces in inference, "
-                                 "DDP gradient buckets in training (default 1)"),
-                        cl::init(1), cl::cat(GenCat));
-cl::opt<double> CommOverlap(
-    "comm-overlap",
-    cl::desc("Fraction (0..1) of each collective that overlaps compute; "
-             "0 makes the compute stream wait for it (default 0.5)"),
-    cl::init(0.5), cl::cat(GenCat));
-cl::opt<uint64_t> Seed("seed", cl::desc("Seed of the deterministic jitter and ids (default 1)"),
-                       cl::init(1), cl::cat(GenCat));
-cl::opt<double> TargetMB("target-mb",
-                         cl::desc("Keep adding layers/steps until the "
-                                  "uncompressed JSON reaches N MB (1e6 bytes); stops at a "
-                                  "layer boundary"),
-                         cl::init(0), cl::cat(GenCat));
-cl::opt<uint64_t> TargetEvents("events",
-                               cl::desc("Keep adding layers/steps until "
-                                        "traceEvents has at least N entries "
-                                        "(stops at a layer boundary)"),
-                               cl::init(0), cl::cat(GenCat));
-cl::opt<unsigned> Depth("depth",
-                        cl::desc("Nesting depth of one chain for --shape=deep "
-                                 "(default 10000)"),
-                        cl::init(10000), cl::cat(GenCat));
-cl::opt<int> GzipLevel("gzip-level", cl::desc("zlib level for .gz output (1-9, default 6)"),
-                       cl::init(6), cl::cat(GenCat));
-cl::opt<bool> Stats("print-stats",
-                    cl::desc("Print event counts and bytes to stderr at the end"),
-                    cl::init(false), cl::cat(GenCat));
+/// The generator's settings (parsed in main, whose cl::opt objects are
+/// locals: no static constructors).
+struct GenOptions {
+  std::string OutFile;
+  Flavor FlavorOpt = Flavor::Cuda;
+  Mode ModeOpt = Mode::Inference;
+  Shape ShapeOpt = Shape::Balanced;
+  unsigned Steps = 2, Layers = 2, Hidden = 1024, Heads = 16, Seq = 512,
+           Batch = 1;
+  DType DTypeOpt = DType::BF16;
+  unsigned Ranks = 1;
+  double CommOverlap = 0.5;
+  uint64_t Seed = 1;
+  double TargetMB = 0;
+  uint64_t TargetEvents = 0;
+  unsigned Depth = 10000;
+  int GzipLevel = 6;
+  bool Stats = false;
+};
 
 //===----------------------------------------------------------------------===//
 // Output sink: a large buffer flushed to a FILE* or a gzFile.
@@ -272,19 +208,20 @@ struct Device {
   int NumSms;
 };
 
-const Device &device() {
+const Device &deviceOf(Flavor F) {
   static const Device H100{"NVIDIA H100 80GB HBM3", 989.0, 67.0, 3.35, 132};
   static const Device MI300{"AMD Instinct MI300X", 1307.0, 163.0, 5.3, 304};
-  return FlavorOpt == Flavor::Cuda ? H100 : MI300;
+  return F == Flavor::Cuda ? H100 : MI300;
 }
 
 //===----------------------------------------------------------------------===//
 // The generator.
 //===----------------------------------------------------------------------===//
 
-class Generator {
+class Generator : private GenOptions {
 public:
-  Generator(Sink &S) : Out(S), R(Seed) {
+  Generator(Sink &S, const GenOptions &O)
+      : GenOptions(O), Out(S), R(O.Seed) {
     Cuda = FlavorOpt == Flavor::Cuda;
     CpuPid = Cuda ? 12345 : 542;
     MainTid = CpuPid;
@@ -310,6 +247,7 @@ public:
   }
 
   bool run();
+  const Device &device() const { return deviceOf(FlavorOpt); }
 
   uint64_t NumEvents = 0, NumKernels = 0, NumCpuOps = 0, NumRuntime = 0,
            NumMemcpy = 0, NumMemset = 0, NumColl = 0;
@@ -830,8 +768,8 @@ private:
       closeOp(Op);
       size_t V = openOp("aten::_unsafe_view",
                         {Input::tensor({M, OutF}, Ty),
-                         Input::scalar(fmt::format("[{}, {}, {}]", Batch.getValue(),
-                                                   Seq.getValue(), OutF),
+                         Input::scalar(fmt::format("[{}, {}, {}]", Batch,
+                                                   Seq, OutF),
                                        "ScalarList")});
       closeOp(V);
       closeOp(Mm);
@@ -843,7 +781,7 @@ private:
   void layerNorm(bool Training) {
     Frame Mod = openModule("LayerNorm", 4);
     Dims X{Batch, Seq, Hidden};
-    std::string Shape = fmt::format("[{}]", Hidden.getValue());
+    std::string Shape = fmt::format("[{}]", Hidden);
     std::vector<Input> In{Input::tensor(X, Ty), Input::scalar(Shape, "ScalarList"),
                           Input::tensor({Hidden}, Ty), Input::tensor({Hidden}, Ty),
                           Input::scalar("1.0000000000000001e-05")};
@@ -900,7 +838,7 @@ private:
       size_t V = openOp("aten::view",
                         {Input::tensor({Batch, Seq, H}, Ty),
                          Input::scalar(fmt::format("[{}, {}, {}, {}]", Batch,
-                                                   Seq.getValue(), Heads.getValue(), Hd),
+                                                   Seq, Heads, Hd),
                                        "ScalarList")});
       closeOp(V);
       size_t T = openOp("aten::transpose",
@@ -998,7 +936,7 @@ private:
         "size\": \"[]\", \"Out split size\": \"[]\", \"Process Group Name\": "
         "\"0\", \"Process Group Description\": \"default_pg\", \"Process "
         "Group Ranks\": \"{}\"",
-        Coll, Elems, Elems, Ranks.getValue(), NcclTy, Ranks_);
+        Coll, Elems, Elems, Ranks, NcclTy, Ranks_);
     Dims T{Elems};
     size_t C = openOp(fmt::format("c10d::{}_", Coll),
                       {Input::tensor(T, Ty), Input::none(), Input::none(),
@@ -1091,9 +1029,9 @@ private:
     // A zero-initialised buffer: memset.
     Dims Z{Batch, Seq, Hidden};
     size_t Zs = openOp("aten::zeros", {Input::scalar(fmt::format("[{}, {}, {}]",
-                                                                 Batch.getValue(),
-                                                                 Seq.getValue(),
-                                                                 Hidden.getValue()),
+                                                                 Batch,
+                                                                 Seq,
+                                                                 Hidden),
                                                      "ScalarList"),
                                        Input::scalar("15"), Input::scalar("0"),
                                        Input::none(), Input::scalar("False")});
@@ -1156,7 +1094,7 @@ private:
       std::string Eval =
           fmt::format("autograd::engine::evaluate_function: {}", N);
       size_t E = openOp(Eval, {}, F.Seq);
-      size_t B = openOp(N, {Input::tensor({Batch, Seq, F.N ? F.N : int64_t(Hidden.getValue())}, Ty)},
+      size_t B = openOp(N, {Input::tensor({Batch, Seq, F.N ? F.N : int64_t(Hidden)}, Ty)},
                         F.Seq);
       switch (F.Kind) {
       case 0:
@@ -1187,7 +1125,7 @@ private:
       }
       default: {
         size_t Op = openOp(F.Kind == 2 ? "aten::native_layer_norm_backward" : "aten::mul",
-                           {Input::tensor({Batch, Seq, F.N ? F.N : int64_t(Hidden.getValue())}, Ty)});
+                           {Input::tensor({Batch, Seq, F.N ? F.N : int64_t(Hidden)}, Ty)});
         std::string K = F.Kind == 2
             ? fmt::format("void at::native::(anonymous namespace)::layer_norm_grad_input_kernel<{}, float>(...)", std::string_view(Ty))
             : elemKernel("MulFunctor", 3);
@@ -1296,7 +1234,7 @@ void Generator::writeHeader() {
   Buf &B = Out.buf();
   const Device &D = device();
   putStr(B, "{\n  \"schemaVersion\": 1,\n  \"deviceProperties\": [");
-  unsigned NDev = std::max(1u, Ranks.getValue());
+  unsigned NDev = std::max(1u, Ranks);
   for (unsigned I = 0; I < NDev; ++I) {
     if (Cuda)
       put(B,
@@ -1332,7 +1270,7 @@ void Generator::writeHeader() {
         "\"0\", \"pg_desc\": \"default_pg\", \"backend_config\": "
         "\"cuda:nccl\", \"pg_size\": {0}, \"ranks\": {1}}}], "
         "\"nccl_version\": \"2.21.5\"}},\n",
-        Ranks.getValue(), ranksList());
+        Ranks, ranksList());
   put(B, "  \"record_shapes\": 1,\n  \"with_stack\": 1,\n  \"trace_id\": "
          "\"{:016X}{:016X}\",\n  \"traceEvents\": [",
       Rng(Seed + 77).next(), Rng(Seed + 78).next());
@@ -1387,7 +1325,7 @@ void Generator::writeFooter() {
   put(B, "\n  ],\n  \"traceName\": \"tl-gen-seed{}.json\",\n  "
          "\"displayTimeUnit\": \"ms\",\n  \"baseTimeNanoseconds\": "
          "1700000000000000000\n}}\n",
-      Seed.getValue());
+      Seed);
 }
 
 bool Generator::run() {
@@ -1429,6 +1367,89 @@ bool Generator::run() {
 } // namespace
 
 int main(int argc, char **argv) {
+  cl::OptionCategory GenCat("tl-gen options");
+
+  cl::opt<std::string> OutFile("o", cl::desc("Output file (.json or .json.gz; "
+                                             "'-' writes JSON to stdout)"),
+                               cl::value_desc("file"), cl::Required,
+                               cl::cat(GenCat));
+  cl::opt<Flavor> FlavorOpt(
+      "flavor", cl::desc("Vendor flavour of names, args and top-level keys"),
+      cl::values(clEnumValN(Flavor::Cuda, "cuda", "NVIDIA H100 / CUPTI (default)"),
+                 clEnumValN(Flavor::Rocm, "rocm", "AMD MI300X / roctracer")),
+      cl::init(Flavor::Cuda), cl::cat(GenCat));
+  cl::opt<Mode> ModeOpt(
+      "mode", cl::desc("Workload"),
+      cl::values(clEnumValN(Mode::Inference, "inference",
+                            "forward passes only (default)"),
+                 clEnumValN(Mode::Training, "training",
+                            "forward, backward on the autograd thread "
+                            "(matching Sequence numbers) and an optimizer step")),
+      cl::init(Mode::Inference), cl::cat(GenCat));
+  cl::opt<Shape> ShapeOpt(
+      "shape", cl::desc("Trace shape (the stress shapes ignore the model options)"),
+      cl::values(
+          clEnumValN(Shape::Balanced, "balanced",
+                     "transformer-like model (default)"),
+          clEnumValN(Shape::Deep, "deep",
+                     "chains of --depth nested cpu_ops on one thread, each op "
+                     "launching one kernel"),
+          clEnumValN(Shape::OneStream, "one-stream",
+                     "flat cpu_ops each launching one kernel, all kernels "
+                     "back to back on one stream")),
+      cl::init(Shape::Balanced), cl::cat(GenCat));
+  cl::opt<unsigned> Steps("steps",
+                          cl::desc("ProfilerStep#N iterations (ignored when "
+                                   "--target-mb or --events is given; default 2)"),
+                          cl::init(2), cl::cat(GenCat));
+  cl::opt<unsigned> Layers("layers", cl::desc("Decoder layers per step (default 2)"),
+                           cl::init(2), cl::cat(GenCat));
+  cl::opt<unsigned> Hidden("hidden", cl::desc("Hidden size; the MLP is 4x wider (default 1024)"), cl::init(1024),
+                           cl::cat(GenCat));
+  cl::opt<unsigned> Heads("heads", cl::desc("Attention heads; must divide --hidden (default 16)"), cl::init(16),
+                          cl::cat(GenCat));
+  cl::opt<unsigned> Seq("seq", cl::desc("Sequence length (default 512)"), cl::init(512),
+                        cl::cat(GenCat));
+  cl::opt<unsigned> Batch("batch", cl::desc("Batch size (default 1)"), cl::init(1),
+                          cl::cat(GenCat));
+  cl::opt<DType> DTypeOpt(
+      "dtype", cl::desc("Activation and weight dtype"),
+      cl::values(clEnumValN(DType::BF16, "bf16", "c10::BFloat16 (default)"),
+                 clEnumValN(DType::FP16, "fp16", "c10::Half"),
+                 clEnumValN(DType::FP32, "fp32", "float")),
+      cl::init(DType::BF16), cl::cat(GenCat));
+  cl::opt<unsigned> Ranks("ranks",
+                          cl::desc("World size; > 1 adds NCCL/RCCL collectives "
+                                   "on their own stream and distributedInfo: "
+                                   "tensor-parallel all-reduces in inference, "
+                                   "DDP gradient buckets in training (default 1)"),
+                          cl::init(1), cl::cat(GenCat));
+  cl::opt<double> CommOverlap(
+      "comm-overlap",
+      cl::desc("Fraction (0..1) of each collective that overlaps compute; "
+               "0 makes the compute stream wait for it (default 0.5)"),
+      cl::init(0.5), cl::cat(GenCat));
+  cl::opt<uint64_t> Seed("seed", cl::desc("Seed of the deterministic jitter and ids (default 1)"),
+                         cl::init(1), cl::cat(GenCat));
+  cl::opt<double> TargetMB("target-mb",
+                           cl::desc("Keep adding layers/steps until the "
+                                    "uncompressed JSON reaches N MB (1e6 bytes); stops at a "
+                                    "layer boundary"),
+                           cl::init(0), cl::cat(GenCat));
+  cl::opt<uint64_t> TargetEvents("events",
+                                 cl::desc("Keep adding layers/steps until "
+                                          "traceEvents has at least N entries "
+                                          "(stops at a layer boundary)"),
+                                 cl::init(0), cl::cat(GenCat));
+  cl::opt<unsigned> Depth("depth",
+                          cl::desc("Nesting depth of one chain for --shape=deep "
+                                   "(default 10000)"),
+                          cl::init(10000), cl::cat(GenCat));
+  cl::opt<int> GzipLevel("gzip-level", cl::desc("zlib level for .gz output (1-9, default 6)"),
+                         cl::init(6), cl::cat(GenCat));
+  cl::opt<bool> Stats("print-stats",
+                      cl::desc("Print event counts and bytes to stderr at the end"),
+                      cl::init(false), cl::cat(GenCat));
   cl::HideUnrelatedOptions(GenCat);
   cl::ParseCommandLineOptions(
       argc, argv,
@@ -1443,6 +1464,26 @@ int main(int argc, char **argv) {
       "  tl-gen -o big.json --target-mb=1000 --layers=8 --hidden=2048\n"
       "  tl-gen -o t.json --flavor=rocm --mode=training --ranks=8\n"
       "  tl-gen -o deep.json --shape=deep --events=5000000\n");
+  GenOptions O;
+  O.OutFile = OutFile;
+  O.FlavorOpt = FlavorOpt;
+  O.ModeOpt = ModeOpt;
+  O.ShapeOpt = ShapeOpt;
+  O.Steps = Steps;
+  O.Layers = Layers;
+  O.Hidden = Hidden;
+  O.Heads = Heads;
+  O.Seq = Seq;
+  O.Batch = Batch;
+  O.DTypeOpt = DTypeOpt;
+  O.Ranks = Ranks;
+  O.CommOverlap = CommOverlap;
+  O.Seed = Seed;
+  O.TargetMB = TargetMB;
+  O.TargetEvents = TargetEvents;
+  O.Depth = Depth;
+  O.GzipLevel = GzipLevel;
+  O.Stats = Stats;
   if (Ranks == 0 || Heads == 0 || Hidden % Heads != 0 || Seq == 0 ||
       Batch == 0 || Layers == 0 || Depth == 0) {
     llvm::errs() << "tl-gen: error: need ranks, heads, seq, batch, layers, "
@@ -1454,11 +1495,11 @@ int main(int argc, char **argv) {
     return 1;
   }
   Sink S;
-  if (!S.open(OutFile, std::min(9, std::max(1, GzipLevel.getValue())))) {
+  if (!S.open(O.OutFile, std::min(9, std::max(1, O.GzipLevel)))) {
     llvm::errs() << "tl-gen: error: " << OutFile << ": cannot open for writing\n";
     return 1;
   }
-  Generator G(S);
+  Generator G(S, O);
   G.run();
   uint64_t Bytes = S.bytes();
   if (!S.close()) {
