@@ -108,6 +108,9 @@ std::string Trace::trackPartText(const TrackPart &P) const {
 }
 ArgValue Trace::topLevel() const { return S->Args.value(S->TopLevel); }
 const ImportStats &Trace::stats() const { return S->Stats; }
+llvm::ArrayRef<MemoryEvent> tl::memoryEvents(const Trace &T) {
+  return T.storage().Memory;
+}
 llvm::StringRef Trace::linkKey() const { return S->Strings.get(S->LinkKey); }
 llvm::StringRef Trace::sourcePath() const { return S->Path; }
 

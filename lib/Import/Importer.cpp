@@ -619,6 +619,8 @@ private:
     case 'i':
     case 'I':
       ++S.Stats.InstantEvents;
+      if (HasName && HasTs && (Name == "[memory]" || Name == "[OutOfMemory]"))
+        addMemory(Uid);
       dropArgs();
       return true;
     default:
@@ -626,6 +628,24 @@ private:
       dropArgs();
       return true;
     }
+  }
+
+  /// Keep an allocator instant (docs/IR.md; spec memory-timeline.md §2).
+  void addMemory(uint64_t Uid) {
+    MemoryEvent M;
+    M.Uid = Uid;
+    M.Ts = Ts;
+    M.Pid = Pid;
+    M.Tid = Tid;
+    M.OutOfMemory = Name == "[OutOfMemory]";
+    ArgValue A = S.Args.value(CurArgs);
+    M.Bytes = A.get("Bytes").asInt();
+    M.TotalAllocated = A.get("Total Allocated").asInt();
+    M.TotalReserved = A.get("Total Reserved").asInt();
+    M.Addr = A.get("Addr").asInt();
+    M.DeviceId = A.get("Device Id").asInt();
+    M.DeviceType = A.get("Device Type").asInt();
+    S.Memory.push_back(M);
   }
 
   void addMetadata() {

@@ -176,8 +176,9 @@ void PassRegistry::printListing(raw_ostream &OS) const {
 
 void registerBuiltinPipelines(PassRegistry &Registry) {
   Registry.registerPipeline(
-      "system", "System-level analyzers (CPU idle, fusion, multi-kernel)",
-      "cpu-idle,kernel-fusion,multi-kernel");
+      "system",
+      "System-level analyzers (CPU idle, fusion, multi-kernel, memory)",
+      "cpu-idle,kernel-fusion,multi-kernel,memory");
   Registry.registerPipeline(
       "compute", "Compute-kernel analyzers, one per op category",
       "gemm,sdpa,elementwise,norm,reduce,conv,moe,triton,other");

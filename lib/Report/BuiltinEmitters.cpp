@@ -21,6 +21,8 @@ void registerBuiltinEmitters(EmitterRegistry &Registry) {
   Registry.add(createAgentFindingsEmitter());
   Registry.add(createPerfReportCsvEmitter());
   Registry.add(createPerfSheetsEmitter());
+  Registry.add(createCriticalPathEmitter());
+  Registry.add(createMemoryTimelineEmitter());
 }
 
 } // namespace tl

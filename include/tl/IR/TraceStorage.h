@@ -8,6 +8,7 @@
 #define TL_IR_TRACESTORAGE_H
 
 #include "tl/IR/ArgStore.h"
+#include "tl/IR/MemoryEvent.h"
 #include "tl/IR/Trace.h"
 
 #include <array>
@@ -50,6 +51,8 @@ struct Trace::Storage {
   std::vector<EventId> Bwd;
   std::array<std::vector<EventId>, NumEventKinds> ByKind;
   std::vector<EventId> Gpu;
+
+  std::vector<MemoryEvent> Memory;
 
   std::vector<Track> Tracks;
   uint32_t TopLevel = 0;

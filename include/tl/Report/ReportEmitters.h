@@ -22,6 +22,10 @@ std::unique_ptr<Emitter> createReferenceDataEmitter();
 std::unique_ptr<Emitter> createChartEmitter();
 /// category_findings/<cat>_findings.md, system_findings/<agent>_findings.md.
 std::unique_ptr<Emitter> createAgentFindingsEmitter();
+/// critical_path.json (spec critical-path.md §6.6).
+std::unique_ptr<Emitter> createCriticalPathEmitter();
+/// memory_timeline.json and memory.svg (spec memory-timeline.md §5).
+std::unique_ptr<Emitter> createMemoryTimelineEmitter();
 
 } // namespace tl
 
