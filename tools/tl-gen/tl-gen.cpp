@@ -32,7 +32,7 @@ namespace {
 
 enum class Flavor { Cuda, Rocm };
 enum class Mode { Inference, Training };
-enum class Shape { Balanced, Deep, OneStream };
+enum class Shape { Balanced, Deep, OneStream, CriticalPath };
 enum class DType { BF16, FP16, FP32 };
 
 /// The generator's settings (parsed in main, whose cl::opt objects are
@@ -53,6 +53,10 @@ struct GenOptions {
   unsigned Depth = 10000;
   int GzipLevel = 6;
   bool Stats = false;
+  /// --shape=critical-path: allocator [memory] events too.
+  bool MemoryEvents = false;
+  /// Where to write the injected critical path and memory peak (JSON).
+  std::string TruthFile;
 };
 
 //===----------------------------------------------------------------------===//
@@ -1212,6 +1216,205 @@ private:
       closeOp(Open[I]);
   }
 
+  // --- --shape=critical-path ------------------------------------------------
+  // Each step has a known critical path (docs/CriticalPath.md, tl-gen):
+  //   op1 aten::mm launches K1 (long) on an idle stream: launch latency, K1;
+  //   op2 aten::relu launches K2, which queues behind K1: gap, K2;
+  //   cudaDeviceSynchronize returns a few µs after K2 ends: sync return;
+  //   op3 aten::add launches a short K3 that ends before the step does.
+  // The path from the step's end walks back through op3 (cpu_op, its launch
+  // call as cpu_runtime), the host gaps between top-level events
+  // (host_untraced), the sync, K2, the gap, K1 and K1's launch. The truth
+  // below is what was emitted, summed per category in integer ns.
+  struct StepTruth {
+    int64_t Step, Start, End;
+    int64_t GpuCompute = 0, CpuOp = 0, CpuRuntime = 0, HostUntraced = 0,
+            LaunchLatency = 0, GpuGap = 0, SyncReturn = 0;
+  };
+  std::vector<StepTruth> Truth;
+  int64_t MemAllocated = 0, MemReserved = 0, MemPeak = -1, MemPeakTs = 0,
+          MemPeakReserved = 0, MemBaseline = 0, NextAddr = 0;
+  std::string MemPeakOp;
+
+  /// (Ts, Dur) of the pending event N from the end.
+  std::pair<int64_t, int64_t> pendingBack(size_t N) const {
+    const Pending &P = Pend[Pend.size() - N];
+    return {P.Ts, P.Dur};
+  }
+
+  /// One `[memory]` instant at the current CPU time; Display is the owner
+  /// tl must name when this event is the peak.
+  void memEvent(int64_t Bytes, int64_t Addr, const std::string &Display) {
+    MemAllocated += Bytes;
+    const int64_t Chunk = 32ll << 20; // reserve in 32 MiB segments
+    MemReserved = std::max(MemReserved,
+                           (MemAllocated + Chunk - 1) / Chunk * Chunk);
+    if (MemAllocated > MemPeak) {
+      MemPeak = MemAllocated;
+      MemPeakTs = cpu();
+      MemPeakOp = Display;
+    }
+    MemPeakReserved = std::max(MemPeakReserved, MemReserved);
+    add(
+        cpu(), -1, false,
+        [&](Buf &B) {
+          put(B, "\"ph\": \"i\", \"cat\": \"cpu_instant_event\", \"s\": \"t\", "
+                 "\"name\": \"[memory]\", \"pid\": {}, \"tid\": {}",
+              CpuPid, tid());
+        },
+        [&](Buf &B) {
+          put(B, "\"args\": {{\n      \"Total Reserved\": {}, \"Total "
+                 "Allocated\": {}, \"Bytes\": {}, \"Addr\": {}, \"Device Id\": "
+                 "0, \"Device Type\": {}, \"Ev Idx\": {}\n    }}",
+              MemReserved, MemAllocated, Bytes, Addr, Cuda ? 1 : 6, EvIdx++);
+        });
+  }
+  /// An aten::empty under the open op allocating Bytes; returns the address.
+  int64_t allocIn(const char *Parent) {
+    int64_t Bytes = int64_t(1 + R.next() % 64) << 20;
+    int64_t Addr = NextAddr;
+    NextAddr += Bytes;
+    size_t E = openOp("aten::empty", {});
+    advance(300);
+    memEvent(Bytes, Addr, fmt::format("{} (aten::empty)", Parent));
+    closeOp(E);
+    AllocBytes[Addr] = Bytes;
+    return Addr;
+  }
+  void freeAt(int64_t Addr, const std::string &Display) {
+    advance(400);
+    memEvent(-AllocBytes[Addr], Addr, Display);
+  }
+  struct AddrMap {
+    std::vector<std::pair<int64_t, int64_t>> V;
+    int64_t &operator[](int64_t A) {
+      for (auto &P : V)
+        if (P.first == A)
+          return P.second;
+      V.push_back({A, 0});
+      return V.back().second;
+    }
+  } AllocBytes;
+
+  void criticalPathStep() {
+    if (MemoryEvents && NextAddr == 0) {
+      MemBaseline = (512 + int64_t(Seed % 7)) << 20;
+      MemAllocated = MemBaseline;
+      NextAddr = 140000000000000;
+    }
+    StepTruth St;
+    St.Step = StepNr;
+    Frame Step = openAnnotation(fmt::format("ProfilerStep#{}", StepNr++));
+    St.Start = Step.Ts;
+    std::string Gemm = gemmKernel(false);
+    std::string Relu = elemKernel("clamp_min_scalar_kernel_cuda", 2);
+    std::string Add = elemKernel("CUDAFunctor_add", 3);
+
+    size_t Op1 = openOp("aten::mm", {});
+    int64_t Op1Ts = cpu();
+    int64_t A1 = MemoryEvents ? allocIn("aten::mm") : 0;
+    launch(kernelLaunch(Gemm, R.jitter(200000, 0.3), 1 << 20));
+    auto [Rt1, Rt1Dur] = pendingBack(4);
+    auto [K1, K1Dur] = pendingBack(2);
+    closeOp(Op1);
+
+    size_t Op2 = openOp("aten::relu", {});
+    int64_t A2 = MemoryEvents ? allocIn("aten::relu") : 0;
+    launch(kernelLaunch(Relu, R.jitter(50000, 0.3), 1 << 20));
+    auto [K2, K2Dur] = pendingBack(2);
+    closeOp(Op2);
+
+    // cudaDeviceSynchronize: returns a few µs after the stream drains.
+    advance(500);
+    int64_t Corr = Correlation++;
+    int64_t SyncTs = cpu();
+    int64_t SyncEnd = std::max(GpuT[0], SyncTs) + R.jitter(3000, 0.3);
+    cpu() = SyncEnd;
+    ++NumRuntime;
+    const char *SyncApi = Cuda ? "cudaDeviceSynchronize" : "hipDeviceSynchronize";
+    add(
+        SyncTs, SyncEnd - SyncTs, false,
+        [&](Buf &B) { putHead(B, "cuda_runtime", SyncApi, CpuPid, tid()); },
+        [&](Buf &B) {
+          put(B, "\"args\": {{\n      \"{}\": {}, \"correlation\": {}\n    }}",
+              Cuda ? "cbid" : "cid", Cuda ? 165 : 150, Corr);
+        });
+    if (Cuda)
+      add(
+          SyncTs, SyncEnd - SyncTs, false,
+          [&](Buf &B) {
+            putHead(B, "cuda_sync", "Context Sync", GpuPid, -1);
+          },
+          [&](Buf &B) {
+            put(B, "\"args\": {{\n      \"cuda_sync_kind\": \"Context Sync\", "
+                   "\"stream\": -1, \"correlation\": {}, \"device\": {}, "
+                   "\"context\": 1\n    }}",
+                Corr, GpuPid);
+          });
+    if (MemoryEvents)
+      freeAt(A1, "(no op)");
+
+    advance(8000);
+    size_t Op3 = openOp("aten::add", {});
+    int64_t Op3Ts = cpu();
+    int64_t A3 = MemoryEvents ? allocIn("aten::add") : 0;
+    launch(kernelLaunch(Add, R.jitter(3000, 0.1), 1 << 10));
+    auto [Rt3, Rt3Dur] = pendingBack(4);
+    if (MemoryEvents)
+      freeAt(A3, "aten::add");
+    closeOp(Op3);
+    int64_t Op3End = cpu();
+    advance(20000); // host work after the last op: K3 ends meanwhile
+    if (MemoryEvents)
+      freeAt(A2, "(no op)");
+    closeAnnotation(Step);
+    St.End = cpu();
+
+    St.HostUntraced = (Op1Ts - St.Start) + (Op3Ts - SyncEnd) + (St.End - Op3End);
+    St.CpuOp = (Rt1 - Op1Ts) + (Rt3 - Op3Ts) + (Op3End - (Rt3 + Rt3Dur));
+    St.CpuRuntime = Rt3Dur;
+    St.LaunchLatency = K1 - Rt1;
+    St.GpuCompute = K1Dur + K2Dur;
+    St.GpuGap = K2 - (K1 + K1Dur);
+    St.SyncReturn = SyncEnd - (K2 + K2Dur);
+    (void)Rt1Dur;
+    Truth.push_back(St);
+  }
+
+public:
+  /// The injected truth as JSON (µs with three decimals, bytes).
+  std::string truthJson() const {
+    auto Us = [](int64_t Ns) {
+      return fmt::format("{}{}.{:03}", Ns < 0 ? "-" : "", std::abs(Ns) / 1000,
+                         std::abs(Ns) % 1000);
+    };
+    std::string S = "{\"critical_path\": [\n";
+    for (size_t I = 0; I < Truth.size(); ++I) {
+      const StepTruth &T = Truth[I];
+      S += fmt::format(
+          "  {{\"step\": {}, \"start_us\": {}, \"end_us\": {}, "
+          "\"gpu_compute\": {}, \"cpu_op\": {}, \"cpu_runtime\": {}, "
+          "\"host_untraced\": {}, \"launch_latency\": {}, \"gpu_gap\": {}, "
+          "\"sync_return\": {}}}{}\n",
+          T.Step, Us(T.Start), Us(T.End), Us(T.GpuCompute), Us(T.CpuOp),
+          Us(T.CpuRuntime), Us(T.HostUntraced), Us(T.LaunchLatency),
+          Us(T.GpuGap), Us(T.SyncReturn), I + 1 < Truth.size() ? "," : "");
+    }
+    S += "],\n\"memory\": ";
+    if (MemPeak < 0)
+      S += "null";
+    else
+      S += fmt::format(
+          "{{\"device\": \"{}\", \"baseline_bytes\": {}, "
+          "\"peak_allocated_bytes\": {}, \"peak_ts_us\": {}, \"peak_op\": "
+          "\"{}\", \"peak_reserved_bytes\": {}, \"final_allocated_bytes\": {}}}",
+          Cuda ? "cuda:0" : "hip:0", MemBaseline, MemPeak, Us(MemPeakTs),
+          MemPeakOp, MemPeakReserved, MemAllocated);
+    S += "}\n";
+    return S;
+  }
+
+private:
   /// --shape=one-stream: flat ops, kernels back to back on one stream.
   void flatBatch(unsigned N) {
     Dims X{4096, 1024};
@@ -1350,6 +1553,14 @@ bool Generator::run() {
     }
     break;
   }
+  case Shape::CriticalPath: {
+    unsigned Done = 0;
+    while (sized() ? !sizeReached() : Done < Steps) {
+      criticalPathStep();
+      ++Done;
+    }
+    break;
+  }
   case Shape::OneStream: {
     unsigned Done = 0;
     while (sized() ? !sizeReached() : Done < Steps) {
@@ -1396,7 +1607,10 @@ int main(int argc, char **argv) {
                      "launching one kernel"),
           clEnumValN(Shape::OneStream, "one-stream",
                      "flat cpu_ops each launching one kernel, all kernels "
-                     "back to back on one stream")),
+                     "back to back on one stream"),
+          clEnumValN(Shape::CriticalPath, "critical-path",
+                     "steps with a known critical path (launch latency, "
+                     "queued kernels, a device sync); see --truth")),
       cl::init(Shape::Balanced), cl::cat(GenCat));
   cl::opt<unsigned> Steps("steps",
                           cl::desc("ProfilerStep#N iterations (ignored when "
@@ -1450,6 +1664,16 @@ int main(int argc, char **argv) {
   cl::opt<bool> Stats("print-stats",
                       cl::desc("Print event counts and bytes to stderr at the end"),
                       cl::init(false), cl::cat(GenCat));
+  cl::opt<bool> MemoryEvents(
+      "memory",
+      cl::desc("With --shape=critical-path: allocator [memory] events with a "
+               "known peak"),
+      cl::init(false), cl::cat(GenCat));
+  cl::opt<std::string> TruthFile(
+      "truth",
+      cl::desc("With --shape=critical-path: write the injected critical path "
+               "per step and the memory peak as JSON to this file"),
+      cl::value_desc("file"), cl::cat(GenCat));
   cl::HideUnrelatedOptions(GenCat);
   cl::ParseCommandLineOptions(
       argc, argv,
@@ -1484,6 +1708,8 @@ int main(int argc, char **argv) {
   O.Depth = Depth;
   O.GzipLevel = GzipLevel;
   O.Stats = Stats;
+  O.MemoryEvents = MemoryEvents;
+  O.TruthFile = TruthFile;
   if (Ranks == 0 || Heads == 0 || Hidden % Heads != 0 || Seq == 0 ||
       Batch == 0 || Layers == 0 || Depth == 0) {
     llvm::errs() << "tl-gen: error: need ranks, heads, seq, batch, layers, "
@@ -1501,6 +1727,16 @@ int main(int argc, char **argv) {
   }
   Generator G(S, O);
   G.run();
+  if (!O.TruthFile.empty()) {
+    std::error_code EC;
+    llvm::raw_fd_ostream TOS(O.TruthFile, EC);
+    if (EC) {
+      llvm::errs() << "tl-gen: error: " << O.TruthFile
+                   << ": cannot open for writing\n";
+      return 1;
+    }
+    TOS << G.truthJson();
+  }
   uint64_t Bytes = S.bytes();
   if (!S.close()) {
     llvm::errs() << "tl-gen: error: " << OutFile << ": write failed\n";
