@@ -11,6 +11,7 @@
 #include "Compare/ComparativeMarkdown.h"
 #include "PItemMarkdown.h"
 #include "Prose.h"
+#include "PathMemoryMarkdown.h"
 #include "ReportUtil.h"
 
 #include "tl/Analysis/AnalysisManager.h"
@@ -291,6 +292,8 @@ void AnalysisMdEmitter::render(raw_ostream &OS, const ReportContext &Ctx,
     else
       OS << Line << "\n";
   }
+  OS << "\n";
+  renderPathMemoryMarkdown(OS, Ctx); // critical path + memory (helper block)
   OS << "\n### Run\n\n";
   OS << "- **Tool**: " << Ctx.ToolVersion << "\n";
   OS << "- **Pipeline**: `" << Ctx.Pipeline << "`\n";
