@@ -145,6 +145,11 @@ public:
   size_t N;
   std::vector<EventId> Parent, PrevSib, LastChild, XSrc, SyncSrc, PrevOnStream;
   std::vector<char> SyncInferred, IsHost;
+  /// Launching runtime call of each GPU event: the IR's link, else the
+  /// runtime call with the same correlation (multi-rank.md §2.4: memsets
+  /// without an ac2g flow).
+  std::vector<EventId> Launcher;
+  EventId launcherOf(EventId G) const { return Launcher[G]; }
   bool HasSync = false;
   GpuBucketer Bucket;
 
@@ -182,9 +187,24 @@ private:
 Graph::Graph(const Trace &T, AnalysisManager &AM)
     : T(T), N(T.size()), Parent(N, NoEvent), PrevSib(N, NoEvent),
       LastChild(N, NoEvent), XSrc(N, NoEvent), SyncSrc(N, NoEvent),
-      PrevOnStream(N, NoEvent), SyncInferred(N, 0), IsHost(N, 0), Bucket(T) {
+      PrevOnStream(N, NoEvent), SyncInferred(N, 0), IsHost(N, 0),
+      Launcher(N, NoEvent), Bucket(T) {
   (void)AM;
   buildHostTree();
+  for (EventId E = 0; E < N; ++E)
+    if (isRuntimeKind(T.kind(E)))
+      if (auto C = T.correlation(E))
+        CallByCorr.try_emplace(*C, E);
+  for (EventId G : T.gpuEvents()) {
+    EventId P = T.parent(G);
+    if (P == NoEvent)
+      if (auto C = T.correlation(G)) {
+        auto It = CallByCorr.find(*C);
+        if (It != CallByCorr.end())
+          P = It->second;
+      }
+    Launcher[G] = P;
+  }
   buildStreams();
   resolveSyncRows();
   inferSyncs();
@@ -244,7 +264,7 @@ void Graph::buildStreams() {
       StreamsOfDevice[Key.first].push_back(It->second);
     }
     ByStart[It->second].push_back(G);
-    if (T.parent(G) != NoEvent)
+    if (launcherOf(G) != NoEvent)
       Streams[It->second].ByLaunch.push_back(G);
   }
   for (unsigned S = 0; S < Streams.size(); ++S) {
@@ -256,21 +276,17 @@ void Graph::buildStreams() {
       PrevOnStream[V[I]] = V[I - 1];
     std::vector<EventId> &L = Streams[S].ByLaunch;
     std::sort(L.begin(), L.end(), [&](EventId A, EventId B) {
-      EventId RA = T.parent(A), RB = T.parent(B);
+      EventId RA = launcherOf(A), RB = launcherOf(B);
       return std::make_tuple(T.ts(RA), RA, T.ts(A), A) <
              std::make_tuple(T.ts(RB), RB, T.ts(B), B);
     });
   }
-  for (EventId E = 0; E < N; ++E)
-    if (isRuntimeKind(T.kind(E)))
-      if (auto C = T.correlation(E))
-        CallByCorr.try_emplace(*C, E);
 }
 
 EventId Graph::lastLaunchedBefore(unsigned Si, double Ts) const {
   const std::vector<EventId> &L = Streams[Si].ByLaunch;
   auto It = std::lower_bound(L.begin(), L.end(), Ts, [&](EventId G, double V) {
-    return T.ts(T.parent(G)) < V;
+    return T.ts(launcherOf(G)) < V;
   });
   if (It == L.begin())
     return NoEvent;
@@ -327,9 +343,9 @@ void Graph::resolveSyncRows() {
       const std::vector<EventId> &L = Streams[S->second].ByLaunch;
       auto It = std::lower_bound(
           L.begin(), L.end(), T.ts(Call),
-          [&](EventId G, double V) { return T.ts(T.parent(G)) < V; });
+          [&](EventId G, double V) { return T.ts(launcherOf(G)) < V; });
       for (; It != L.end(); ++It) {
-        if (T.track(T.parent(*It)) != T.track(Call))
+        if (T.track(launcherOf(*It)) != T.track(Call))
           continue;
         EventId &X = XSrc[*It];
         if (X == NoEvent || T.end(Src) > T.end(X))
@@ -394,11 +410,11 @@ void Graph::inferSyncs() {
   // Sweep in launch order: a multimap of GPU ends launched so far.
   std::vector<EventId> Linked;
   for (EventId G : T.gpuEvents())
-    if (T.parent(G) != NoEvent)
+    if (launcherOf(G) != NoEvent)
       Linked.push_back(G);
   std::sort(Linked.begin(), Linked.end(), [&](EventId A, EventId B) {
-    return std::make_pair(T.ts(T.parent(A)), A) <
-           std::make_pair(T.ts(T.parent(B)), B);
+    return std::make_pair(T.ts(launcherOf(A)), A) <
+           std::make_pair(T.ts(launcherOf(B)), B);
   });
   std::sort(Others.begin(), Others.end(), [&](EventId A, EventId B) {
     return std::make_pair(T.ts(A), A) < std::make_pair(T.ts(B), B);
@@ -406,7 +422,7 @@ void Graph::inferSyncs() {
   std::multimap<double, EventId> Ends;
   size_t Next = 0;
   for (EventId C : Others) {
-    while (Next < Linked.size() && T.ts(T.parent(Linked[Next])) < T.ts(C)) {
+    while (Next < Linked.size() && T.ts(launcherOf(Linked[Next])) < T.ts(C)) {
       Ends.emplace(T.end(Linked[Next]), Linked[Next]);
       ++Next;
     }
@@ -445,7 +461,7 @@ void Graph::preds(EventId E, bool End, llvm::SmallVectorImpl<Pred> &Out) const {
     return;
   }
   if (isGpuKind(T.kind(E))) {
-    Add(CpEdgeKind::Launch, T.parent(E), false);
+    Add(CpEdgeKind::Launch, launcherOf(E), false);
     Add(CpEdgeKind::Stream, PrevOnStream[E], true);
     Add(CpEdgeKind::XStream, XSrc[E], true);
   }
@@ -577,6 +593,7 @@ void walk(Graph &G, CpWindow &W, EventId Sink, bool SinkEnd,
 CriticalPath::CriticalPath(const Trace &T, AnalysisManager &AM) {
   Graph G(T, AM);
   HasSync = G.HasSync;
+  Launcher = G.Launcher;
   size_t N = T.size();
 
   // Top op per event: hosts in start order see their parent first.
@@ -599,7 +616,7 @@ CriticalPath::CriticalPath(const Trace &T, AnalysisManager &AM) {
   }
   llvm::DenseMap<EventId, double> OpEnd; // top op -> latest end incl. GPU
   for (EventId Gp : T.gpuEvents()) {
-    EventId R = T.parent(Gp);
+    EventId R = G.launcherOf(Gp);
     if (R == NoEvent)
       continue;
     TopOf[Gp] = TopOf[R];
@@ -613,11 +630,11 @@ CriticalPath::CriticalPath(const Trace &T, AnalysisManager &AM) {
   std::vector<ProfilerStep> Steps = collectProfilerSteps(T);
   std::vector<EventId> ByLaunch;
   for (EventId Gp : T.gpuEvents())
-    if (T.parent(Gp) != NoEvent)
+    if (G.launcherOf(Gp) != NoEvent)
       ByLaunch.push_back(Gp);
   std::sort(ByLaunch.begin(), ByLaunch.end(), [&](EventId A, EventId B) {
-    return std::make_pair(T.ts(T.parent(A)), A) <
-           std::make_pair(T.ts(T.parent(B)), B);
+    return std::make_pair(T.ts(G.launcherOf(A)), A) <
+           std::make_pair(T.ts(G.launcherOf(B)), B);
   });
   // Sink preference at equal times: a GPU event end, then the smaller UID.
   auto Better = [&](EventId A, EventId B) {
@@ -629,20 +646,44 @@ CriticalPath::CriticalPath(const Trace &T, AnalysisManager &AM) {
       return isGpuKind(T.kind(A));
     return T.uid(A) < T.uid(B);
   };
+  // Step windows W(N) (multi-rank.md §2.4, the TensorBoard rule): from
+  // max(previous window's end, the step's start) — for the first step, the
+  // end of pre-trace GPU work — to the later of the step's end and its GPU
+  // work's end; so the windows tile the timeline.
   std::vector<std::pair<CpWindow, EventId>> Todo;
+  double FirstGpuStart = std::numeric_limits<double>::infinity();
+  double PrevEnd = -std::numeric_limits<double>::infinity();
+  std::vector<EventId> Sinks;
   for (const ProfilerStep &S : Steps) {
-    CpWindow W;
-    W.Step = S.Number;
-    W.StepEvent = S.Event;
-    W.Start = S.Start;
     EventId Sink = S.Event;
     auto It = std::lower_bound(
         ByLaunch.begin(), ByLaunch.end(), S.Start,
-        [&](EventId Gp, double V) { return T.ts(T.parent(Gp)) < V; });
-    for (; It != ByLaunch.end() && T.ts(T.parent(*It)) < S.End; ++It)
+        [&](EventId Gp, double V) { return T.ts(G.launcherOf(Gp)) < V; });
+    for (; It != ByLaunch.end() && T.ts(G.launcherOf(*It)) < S.End; ++It) {
+      if (Sinks.empty())
+        FirstGpuStart = std::min(FirstGpuStart, T.ts(*It));
       if (Better(*It, Sink))
         Sink = *It;
-    W.End = T.end(Sink);
+    }
+    Sinks.push_back(Sink);
+  }
+  if (!Steps.empty())
+    for (EventId Gp : T.gpuEvents())
+      if (G.launcherOf(Gp) == NoEvent && T.end(Gp) < FirstGpuStart)
+        PrevEnd = std::max(PrevEnd, T.end(Gp)); // pre-trace GPU work
+  for (size_t I = 0; I < Steps.size(); ++I) {
+    const ProfilerStep &S = Steps[I];
+    CpWindow W;
+    W.Step = S.Number;
+    W.StepEvent = S.Event;
+    W.Start = std::max(S.Start, PrevEnd);
+    W.End = T.end(Sinks[I]);
+    EventId Sink = Sinks[I];
+    if (W.End < W.Start) {
+      W.End = W.Start; // nothing of this step is left after the previous
+      Sink = NoEvent;
+    }
+    PrevEnd = W.End;
     Todo.push_back({std::move(W), Sink});
   }
   if (Steps.empty() && N > 0) {
@@ -666,14 +707,17 @@ CriticalPath::CriticalPath(const Trace &T, AnalysisManager &AM) {
   CriticalOf.assign(N, 0);
   uint32_t Stamp = 0;
   for (auto &[W, Sink] : Todo) {
-    walk(G, W, Sink, true, Seen, ++Stamp);
-    llvm::DenseMap<EventId, size_t> OpIdx;
+    if (Sink != NoEvent)
+      walk(G, W, Sink, true, Seen, ++Stamp);
+    // Keyed by uint64_t: NoEvent ("(untraced)") is DenseMap's empty key
+    // for 32-bit keys.
+    llvm::DenseMap<uint64_t, size_t> OpIdx;
     for (const CpSegment &S : W.Segments) {
       W.ByCategory[unsigned(S.Category)] += S.dur();
       if (S.Event != NoEvent)
         CriticalOf[S.Event] += S.dur();
       EventId Top = S.Event == NoEvent ? NoEvent : TopOf[S.Event];
-      auto [It, New] = OpIdx.try_emplace(Top, W.Ops.size());
+      auto [It, New] = OpIdx.try_emplace(uint64_t(Top), W.Ops.size());
       if (New) {
         CpOpShare O;
         O.TopOp = Top;

@@ -111,7 +111,7 @@ void writeWindow(raw_ostream &OS, const Trace &T, const CriticalPath &CP,
         J.attribute("cat", T.cat(S.Event));
         if (auto St = T.stream(S.Event))
           J.attribute("stream", *St);
-        EventId L = isGpuKind(T.kind(S.Event)) ? T.parent(S.Event) : NoEvent;
+        EventId L = isGpuKind(T.kind(S.Event)) ? CP.launcher(S.Event) : NoEvent;
         if (L != NoEvent)
           eventAttrs(J, T, "launcher_", L, "");
         EventId Top = CP.topOp(S.Event);

@@ -96,7 +96,8 @@ struct CpOpShare {
   double fraction() const { return SpanUs > 0 ? CriticalUs / SpanUs : 0; }
 };
 
-/// The path of one window (a step, or the whole trace without steps).
+/// The path of one window: a step's W(N) (multi-rank.md §2.4), or the whole
+/// trace without steps.
 struct CpWindow {
   /// N of ProfilerStep#N; -1 for the whole trace or a non-numbered step.
   int64_t Step = -1;
@@ -131,6 +132,11 @@ public:
   /// Outermost cpu_op ancestor of a host event, of a GPU event's launcher,
   /// or the runtime call itself without one; NoEvent otherwise.
   EventId topOp(EventId E) const;
+  /// The runtime call that launched GPU event G: the IR's link, else the
+  /// runtime call with G's correlation; NoEvent when none.
+  EventId launcher(EventId G) const {
+    return G < Launcher.size() ? Launcher[G] : NoEvent;
+  }
   /// Critical time summed over every window, per category.
   std::array<double, NumCpCategories> totalByCategory() const;
   /// Time of the windows' segments charged to each event (summed over the
@@ -140,6 +146,7 @@ public:
 private:
   std::vector<CpWindow> Windows;
   std::vector<EventId> TopOf; // per event, see topOp()
+  std::vector<EventId> Launcher;
   std::vector<double> CriticalOf;
   bool HasSync = false;
 };
