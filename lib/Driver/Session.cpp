@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "tl/Driver/Session.h"
+#include "tl/Driver/Instrumentations.h"
 #include "AnalysisPrefetch.h"
 #include "TraceRunImpl.h"
 
@@ -13,6 +14,7 @@
 #include "tl/Analysis/UnifiedPerfTable.h"
 #include "tl/IR/Verifier.h"
 #include "tl/Import/Importer.h"
+#include "tl/Pass/PassInstrumentation.h"
 #include "tl/Pass/PassManager.h"
 #include "tl/Pass/PassPlugin.h"
 #include "tl/Pass/PassRegistry.h"
@@ -71,6 +73,10 @@ struct Session::Impl {
   raw_ostream &Diag;
   PassRegistry Registry;
   std::optional<FailOnExpr> FailOn;
+  /// Every instrumentation: the options' (--timing, ...), then the host's.
+  PassInstrumentor Instrumentor;
+  TimingInstrumentation *Timing = nullptr;
+  StatisticsInstrumentation *Statistics = nullptr;
 
   bool PipelinePrepared = false;
   std::string PipelineText;
@@ -105,14 +111,21 @@ struct Session::Impl {
     return buildPipeline(Registry, PipelineText, &Opts.PassOptions);
   }
 
+  /// --timing: the passes' hooks' records, the analyses' timings.
+  void printTiming(TraceRun::Impl &R, ArrayRef<EmitterTiming> EmitTimes) {
+    TimingReport Rep = Timing->take(R.T);
+    for (const AnalysisTiming &A : R.AM->timings())
+      Rep.Analyses.push_back({A.Name, A.WallSeconds, A.CpuSeconds, false});
+    Rep.print(Diag, Opts.TimingFormat == "json", EmitTimes);
+  }
+
   /// --timing, statistics and pass failures; printed after the report when
   /// one is written, so --timing accounts for the emitters too.
   void printRunInfo(TraceRun::Impl &R, ArrayRef<EmitterTiming> EmitTimes) {
-    if (Opts.Timing)
-      printTiming(Diag, R.Runs, *R.AM, R.PassWall,
-                  Opts.TimingFormat == "json", EmitTimes);
-    if (Opts.PassStatistics)
-      printStatistics(Diag, R.Runs);
+    if (Timing)
+      printTiming(R, EmitTimes);
+    if (Statistics)
+      StatisticsInstrumentation::print(Diag, Statistics->take(R.T));
     for (const FailedPass &F : R.Failed)
       Diag << Opts.ToolName << ": error: pass '" << F.Pass
            << "' failed: " << F.Message << "\n";
@@ -120,6 +133,10 @@ struct Session::Impl {
 };
 
 Session::Session(std::unique_ptr<Impl> P) : P(std::move(P)) {}
+
+void Session::addInstrumentation(std::unique_ptr<PassInstrumentation> PI) {
+  P->Instrumentor.addInstrumentation(std::move(PI));
+}
 Session::~Session() = default;
 
 const SessionOptions &Session::options() const { return P->Opts; }
@@ -143,6 +160,24 @@ Expected<std::unique_ptr<Session>> Session::create(SessionOptions Opts,
     if (!E)
       return E.takeError();
     P->FailOn = std::move(*E);
+  }
+  // Timing last: its before-hook runs right before the pass, its after-hook
+  // right after it (after-hooks run in reverse).
+  if (O.PassStatistics) {
+    auto S = std::make_unique<StatisticsInstrumentation>();
+    P->Statistics = S.get();
+    P->Instrumentor.addInstrumentation(std::move(S));
+  }
+  if (O.Progress)
+    P->Instrumentor.addInstrumentation(
+        std::make_unique<ProgressInstrumentation>(Diag, O.ToolName));
+  if (!O.TimeTrace.empty())
+    P->Instrumentor.addInstrumentation(
+        std::make_unique<TimeTraceInstrumentation>());
+  if (O.Timing) {
+    auto T = std::make_unique<TimingInstrumentation>();
+    P->Timing = T.get();
+    P->Instrumentor.addInstrumentation(std::move(T));
   }
 
   // Passes: built-in plugins (sorted), then the plugins asked for, in order.
@@ -376,8 +411,8 @@ Error Session::computeAnalyses(TraceRun &Run) {
   TraceRun::Impl &R = *Run.P;
   assert(R.Done == Stage::Analyses && "computeAnalyses() runs after gate()");
   tl::computeAnalyses(*R.AM, R.PassNames, P->Opts.Threads);
-  if (P->Opts.Timing)
-    printTiming(P->Diag, {}, *R.AM, 0, P->Opts.TimingFormat == "json");
+  if (P->Timing)
+    P->printTiming(R, {});
   return Error::success();
 }
 
@@ -386,7 +421,6 @@ Error Session::runPasses(TraceRun &Run) {
   assert(R.Done == Stage::Analyses && R.Pipeline &&
          "runPasses() runs once, after gate()");
   const SessionOptions &O = P->Opts;
-  raw_ostream &Diag = P->Diag;
   PassManager PM(std::move(*R.Pipeline));
   R.Pipeline.reset();
   PassManagerOptions PMOpts;
@@ -427,18 +461,9 @@ Error Session::runPasses(TraceRun &Run) {
         PMOpts.Prefetch.push_back(std::move(J));
   }
   PMOpts.TimeTrace = P->timeTrace();
-  if (O.Progress)
-    PMOpts.Progress = [&Diag, &O](size_t Done, size_t Total, StringRef Name) {
-      Diag << O.ToolName << ": passes " << Done << "/" << Total << " ("
-           << Name << ")\x1b[K\r";
-    };
-  auto Wall0 = std::chrono::steady_clock::now();
+  if (!P->Instrumentor.empty())
+    PMOpts.Instrumentation = &P->Instrumentor;
   std::vector<PassResult> Results = PM.run(R.T, *R.AM, PMOpts);
-  R.PassWall = std::chrono::duration<double>(
-                   std::chrono::steady_clock::now() - Wall0)
-                   .count();
-  if (O.Progress)
-    Diag << "\x1b[K";
 
   R.Runs = collectRunInfo(Results);
   R.Failed = collectFailures(Results);

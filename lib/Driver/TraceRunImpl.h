@@ -34,8 +34,6 @@ struct TraceRun::Impl {
   std::vector<FailedPass> Failed;
   std::vector<Artifact> Artifacts;
   std::vector<Finding> Findings;
-  /// Wall time of the pass manager's run (--timing's total).
-  double PassWall = 0;
   std::string Dir;
   EmitterRegistry Emitters;
   std::vector<FailOnMatch> Matches;

@@ -1,5 +1,6 @@
 //===- PassManager.cpp - Running passes on a thread pool ------------------===//
 #include "tl/Pass/PassManager.h"
+#include "tl/Pass/PassInstrumentation.h"
 #include "tl/Analysis/AnalysisManager.h"
 #include "tl/Report/FindingSink.h"
 #include "tl/Support/ThreadCount.h"
@@ -27,8 +28,9 @@ std::vector<PassResult> PassManager::run(const Trace &T, AnalysisManager &AM,
                                          const PassManagerOptions &Opts) {
   size_t N = Passes.size();
   std::vector<PassResult> Results(N);
-  std::mutex ProgressMutex;
-  size_t Done = 0;
+  PassInstrumentation *PI = Opts.Instrumentation;
+  if (PI)
+    PI->runBeforePipeline(Passes, T);
 
   auto RunOne = [&](size_t I, bool OnWorker) {
     TimeTraceThreadScope TTS(Opts.TimeTrace && OnWorker);
@@ -36,10 +38,11 @@ std::vector<PassResult> PassManager::run(const Trace &T, AnalysisManager &AM,
     PassResult &R = Results[I];
     R.Pass = P.getArgument().str();
     FindingSink Sink(R.Pass);
+    if (PI)
+      PI->runBeforePass(P, T);
     auto Wall0 = std::chrono::steady_clock::now();
     double Cpu0 = threadCpuSeconds();
     {
-      TimeTraceScope Scope("pass", R.Pass);
       // The one place tl catches C++ exceptions (besides the yaml-cpp
       // boundary): a plugin pass may come from anyone, and an exception
       // escaping it must fail that pass only, not the run.
@@ -66,16 +69,16 @@ std::vector<PassResult> PassManager::run(const Trace &T, AnalysisManager &AM,
     R.Artifacts = Sink.takeArtifacts();
     for (const PassStatistic *S : P.statistics())
       R.Statistics.emplace_back(S->name().str(), S->getValue());
-    if (Opts.Progress) {
-      std::lock_guard<std::mutex> L(ProgressMutex);
-      Opts.Progress(++Done, N, R.Pass);
-    }
+    if (PI)
+      PI->runAfterPass(P, T, R);
   };
 
   unsigned Threads = effectiveThreads(Opts.Threads);
   if (Threads <= 1 || N <= 1) {
     for (size_t I = 0; I < N; ++I)
       RunOne(I, /*OnWorker=*/false);
+    if (PI)
+      PI->runAfterPipeline(Results, T);
     return Results;
   }
   DefaultThreadPool Pool(llvm::hardware_concurrency(Threads));
@@ -87,6 +90,8 @@ std::vector<PassResult> PassManager::run(const Trace &T, AnalysisManager &AM,
   for (size_t I = 0; I < N; ++I)
     Pool.async([&RunOne, I] { RunOne(I, /*OnWorker=*/true); });
   Pool.wait();
+  if (PI)
+    PI->runAfterPipeline(Results, T);
   return Results;
 }
 
@@ -120,80 +125,6 @@ std::vector<PassRunInfo> collectRunInfo(ArrayRef<PassResult> Results) {
     Out.push_back({R.Pass, R.Failed, R.Findings.size(), R.WallSeconds,
                    R.CpuSeconds, R.Statistics});
   return Out;
-}
-
-static void jsonString(raw_ostream &OS, StringRef S) {
-  OS << '"';
-  for (char C : S) {
-    if (C == '"' || C == '\\')
-      OS << '\\' << C;
-    else if (static_cast<unsigned char>(C) < 0x20)
-      OS << format("\\u%04x", C);
-    else
-      OS << C;
-  }
-  OS << '"';
-}
-
-void printTiming(raw_ostream &OS, ArrayRef<PassRunInfo> Results,
-                 const AnalysisManager &AM, double TotalWall, bool Json,
-                 ArrayRef<EmitterTiming> Emitters) {
-  std::vector<AnalysisTiming> ATs = AM.timings();
-  if (Json) {
-    OS << "{\n  \"total_wall_s\": " << format("%.6f", TotalWall)
-       << ",\n  \"passes\": [";
-    for (size_t I = 0; I < Results.size(); ++I) {
-      const PassRunInfo &R = Results[I];
-      OS << (I ? "," : "") << "\n    {\"name\": ";
-      jsonString(OS, R.Pass);
-      OS << ", \"wall_s\": " << format("%.6f", R.WallSeconds)
-         << ", \"cpu_s\": " << format("%.6f", R.CpuSeconds)
-         << ", \"failed\": " << (R.Failed ? "true" : "false") << "}";
-    }
-    OS << (Results.empty() ? "" : "\n  ") << "],\n  \"analyses\": [";
-    for (size_t I = 0; I < ATs.size(); ++I) {
-      OS << (I ? "," : "") << "\n    {\"name\": ";
-      jsonString(OS, ATs[I].Name);
-      OS << ", \"wall_s\": " << format("%.6f", ATs[I].WallSeconds)
-         << ", \"cpu_s\": " << format("%.6f", ATs[I].CpuSeconds) << "}";
-    }
-    OS << (ATs.empty() ? "" : "\n  ") << "],\n  \"emitters\": [";
-    for (size_t I = 0; I < Emitters.size(); ++I) {
-      OS << (I ? "," : "") << "\n    {\"name\": ";
-      jsonString(OS, Emitters[I].Name);
-      OS << ", \"wall_s\": " << format("%.6f", Emitters[I].WallSeconds)
-         << ", \"cpu_s\": " << format("%.6f", Emitters[I].CpuSeconds) << "}";
-    }
-    OS << (Emitters.empty() ? "" : "\n  ") << "]\n}\n";
-    return;
-  }
-  OS << "===" << std::string(70, '-') << "===\n"
-     << "                         tl-opt execution timing report\n"
-     << "===" << std::string(70, '-') << "===\n";
-  OS << format("  Total wall time: %.4f s\n\n", TotalWall);
-  OS << "   ---Wall Time---  ---CPU Time---  --- Name ---\n";
-  for (const PassRunInfo &R : Results)
-    OS << format("   %10.4f s     %10.4f s    %s%s\n", R.WallSeconds,
-                 R.CpuSeconds, R.Pass.c_str(), R.Failed ? " (failed)" : "");
-  for (const AnalysisTiming &A : ATs)
-    OS << format("   %10.4f s     %10.4f s    (A) %s\n", A.WallSeconds,
-                 A.CpuSeconds, A.Name.c_str());
-  // Emitters include the analyses first computed for the report.
-  for (const EmitterTiming &E : Emitters)
-    OS << format("   %10.4f s     %10.4f s    (E) %s\n", E.WallSeconds,
-                 E.CpuSeconds, E.Name.c_str());
-}
-
-void printStatistics(raw_ostream &OS, ArrayRef<PassRunInfo> Results) {
-  OS << "===" << std::string(70, '-') << "===\n"
-     << "                         ... Pass statistics report ...\n"
-     << "===" << std::string(70, '-') << "===\n";
-  for (const PassRunInfo &R : Results) {
-    OS << R.Pass << "\n";
-    OS << format("  (S) %8zu findings - Findings reported\n", R.NumFindings);
-    for (const auto &[Name, V] : R.Statistics)
-      OS << format("  (S) %8llu %s\n", (unsigned long long)V, Name.c_str());
-  }
 }
 
 } // namespace tl

@@ -31,6 +31,7 @@
 
 namespace tl {
 
+class PassInstrumentation;
 class PassRegistry;
 
 /// The last stage a run goes through.
@@ -50,6 +51,9 @@ public:
   ~Session();
 
   const SessionOptions &options() const;
+  /// Hooks around the pipeline and every pass of every trace (after the
+  /// ones the options ask for). Register before the first stage.
+  void addInstrumentation(std::unique_ptr<PassInstrumentation> PI);
   const PassRegistry &registry() const;
   /// For hosts that register passes of their own (before the first stage).
   PassRegistry &registry();

@@ -22,6 +22,7 @@ namespace tl {
 
 class Trace;
 class AnalysisManager;
+class PassInstrumentation;
 
 struct PassResult {
   std::string Pass;
@@ -45,8 +46,9 @@ struct PassManagerOptions {
   /// They must only fill the AnalysisManager's cache: results are the
   /// same with or without them.
   std::vector<std::function<void()>> Prefetch;
-  /// Called (serialized) after each pass: (finished, total, pass name).
-  std::function<void(size_t, size_t, llvm::StringRef)> Progress;
+  /// Hooks around the pipeline and every pass (--timing, --time-trace,
+  /// --pass-statistics, progress); not owned, may be null.
+  PassInstrumentation *Instrumentation = nullptr;
 };
 
 class PassManager {
@@ -69,12 +71,6 @@ std::vector<Finding> collectFindings(std::vector<PassResult> &Results);
 std::vector<Artifact> collectArtifacts(std::vector<PassResult> &Results);
 std::vector<FailedPass> collectFailures(llvm::ArrayRef<PassResult> Results);
 std::vector<PassRunInfo> collectRunInfo(llvm::ArrayRef<PassResult> Results);
-
-/// --timing text/JSON; --pass-statistics text.
-void printTiming(llvm::raw_ostream &OS, llvm::ArrayRef<PassRunInfo> Runs,
-                 const AnalysisManager &AM, double TotalWallSeconds,
-                 bool Json, llvm::ArrayRef<EmitterTiming> Emitters = {});
-void printStatistics(llvm::raw_ostream &OS, llvm::ArrayRef<PassRunInfo> Runs);
 
 } // namespace tl
 

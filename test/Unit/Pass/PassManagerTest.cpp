@@ -3,10 +3,13 @@
 
 #include "tl/Analysis/AnalysisManager.h"
 #include "tl/IR/Trace.h"
+#include "tl/Pass/PassInstrumentation.h"
 #include "tl/Pass/PassManager.h"
 #include "tl/Pass/PassRegistry.h"
 
 #include "gtest/gtest.h"
+
+#include <atomic>
 
 using namespace tl;
 using namespace tl::test;
@@ -32,6 +35,29 @@ std::vector<std::string> titles(unsigned Threads) {
   return Out;
 }
 
+/// Counts the hooks (pass hooks may run concurrently).
+struct CountingInstrumentation : PassInstrumentation {
+  unsigned Pipelines = 0;
+  size_t PipelineSize = 0, PipelineResults = 0;
+  std::atomic<unsigned> Before{0}, After{0}, FailedAfter{0};
+  void runBeforePipeline(llvm::ArrayRef<std::unique_ptr<Pass>> Passes,
+                         const Trace &) override {
+    ++Pipelines;
+    PipelineSize = Passes.size();
+  }
+  void runAfterPipeline(llvm::ArrayRef<PassResult> Results,
+                        const Trace &) override {
+    PipelineResults = Results.size();
+  }
+  void runBeforePass(const Pass &, const Trace &) override { ++Before; }
+  void runAfterPass(const Pass &, const Trace &,
+                    const PassResult &R) override {
+    ++After;
+    if (R.Failed)
+      ++FailedAfter;
+  }
+};
+
 class EmitSlow : public PassBase<EmitSlow> {
 public:
   static constexpr llvm::StringLiteral Argument = "emit-slow";
@@ -55,14 +81,16 @@ TEST(PassManager, PipelineOrderNotCompletionOrder) {
     PassManager PM(std::move(*P));
     PassManagerOptions O;
     O.Threads = Threads;
-    size_t Calls = 0;
-    O.Progress = [&](size_t Done, size_t Total, llvm::StringRef) {
-      ++Calls;
-      EXPECT_EQ(Total, 2u);
-      EXPECT_LE(Done, Total);
-    };
+    CountingInstrumentation Counts;
+    O.Instrumentation = &Counts;
     auto Results = PM.run(T, AM, O);
-    EXPECT_EQ(Calls, 2u);
+    // One pipeline of two passes: every pass hook fires once per pass.
+    EXPECT_EQ(Counts.Pipelines, 1u);
+    EXPECT_EQ(Counts.PipelineSize, 2u);
+    EXPECT_EQ(Counts.Before.load(), 2u);
+    EXPECT_EQ(Counts.After.load(), 2u);
+    EXPECT_EQ(Counts.FailedAfter.load(), 1u);
+    EXPECT_EQ(Counts.PipelineResults, 2u);
     ASSERT_EQ(Results.size(), 2u);
     EXPECT_FALSE(Results[0].Failed);
     EXPECT_TRUE(Results[1].Failed);

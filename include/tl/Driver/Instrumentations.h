@@ -1,0 +1,137 @@
+//===- Instrumentations.h - --timing, --time-trace, statistics --*- C++ -*-===//
+//
+// The driver's instrumentation, built on the pass hooks
+// (tl/Pass/PassInstrumentation.h). A Session registers the ones its options
+// ask for; a host can register its own (Session::addInstrumentation) and
+// read the records as objects.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TL_DRIVER_INSTRUMENTATIONS_H
+#define TL_DRIVER_INSTRUMENTATIONS_H
+
+#include "tl/Pass/PassInstrumentation.h"
+#include "tl/Report/Emitter.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+#include <chrono>
+#include <map>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+namespace tl {
+
+/// Wall and CPU time of one pass, analysis or emitter.
+struct TimingRecord {
+  std::string Name;
+  double WallSeconds = 0;
+  double CpuSeconds = 0;
+  bool Failed = false;
+};
+
+/// What --timing prints for one trace.
+struct TimingReport {
+  /// The pass manager's run, start of the first pass to end of the last.
+  double PipelineWallSeconds = 0;
+  /// Pipeline order.
+  std::vector<TimingRecord> Passes;
+  /// Completion order; inclusive of the analyses each one computed (from
+  /// AnalysisManager::timings()).
+  std::vector<TimingRecord> Analyses;
+
+  void print(llvm::raw_ostream &OS, bool Json,
+             llvm::ArrayRef<EmitterTiming> Emitters = {}) const;
+};
+
+/// --timing: wall and thread-CPU time around the pipeline and every pass.
+class TimingInstrumentation final : public PassInstrumentation {
+public:
+  /// The passes of the last pipeline run over T; forgets them.
+  TimingReport take(const Trace &T);
+
+  void runBeforePipeline(llvm::ArrayRef<std::unique_ptr<Pass>> Passes,
+                         const Trace &T) override;
+  void runAfterPipeline(llvm::ArrayRef<PassResult> Results,
+                        const Trace &T) override;
+  void runBeforePass(const Pass &P, const Trace &T) override;
+  void runAfterPass(const Pass &P, const Trace &T,
+                    const PassResult &R) override;
+
+private:
+  struct Start {
+    std::chrono::steady_clock::time_point Wall;
+    double Cpu = 0;
+  };
+  std::mutex M;
+  /// The running pass of each thread (a thread runs one pass at a time).
+  std::map<std::thread::id, Start> Running;
+  std::map<const Trace *, TimingReport> Reports;
+  std::map<const Pass *, size_t> PassIndex;
+  std::map<const Trace *, std::chrono::steady_clock::time_point> PipelineStart;
+};
+
+/// One pass's --pass-statistics lines.
+struct PassStatisticsRecord {
+  std::string Pass;
+  size_t NumFindings = 0;
+  struct Counter {
+    std::string Name;
+    std::string Description;
+    uint64_t Value = 0;
+  };
+  std::vector<Counter> Counters;
+};
+
+/// --pass-statistics: each pass's counters after it ran.
+class StatisticsInstrumentation final : public PassInstrumentation {
+public:
+  /// The last pipeline run over T, in pipeline order; forgets it.
+  std::vector<PassStatisticsRecord> take(const Trace &T);
+  static void print(llvm::raw_ostream &OS,
+                    llvm::ArrayRef<PassStatisticsRecord> Records);
+
+  void runBeforePipeline(llvm::ArrayRef<std::unique_ptr<Pass>> Passes,
+                         const Trace &T) override;
+  void runAfterPass(const Pass &P, const Trace &T,
+                    const PassResult &R) override;
+
+private:
+  std::mutex M;
+  std::map<const Trace *, std::vector<PassStatisticsRecord>> Records;
+  std::map<const Pass *, size_t> PassIndex;
+};
+
+/// --time-trace: a "pass" event around each pass, on threads that run
+/// llvm::timeTraceProfiler.
+class TimeTraceInstrumentation final : public PassInstrumentation {
+public:
+  void runBeforePass(const Pass &P, const Trace &T) override;
+  void runAfterPass(const Pass &P, const Trace &T,
+                    const PassResult &R) override;
+};
+
+/// Progress: "<tool>: passes 3/12 (gemm)" lines, overwritten in place.
+class ProgressInstrumentation final : public PassInstrumentation {
+public:
+  ProgressInstrumentation(llvm::raw_ostream &OS, std::string ToolName)
+      : OS(OS), ToolName(std::move(ToolName)) {}
+  void runBeforePipeline(llvm::ArrayRef<std::unique_ptr<Pass>> Passes,
+                         const Trace &T) override;
+  void runAfterPipeline(llvm::ArrayRef<PassResult> Results,
+                        const Trace &T) override;
+  void runAfterPass(const Pass &P, const Trace &T,
+                    const PassResult &R) override;
+
+private:
+  llvm::raw_ostream &OS;
+  std::string ToolName;
+  std::mutex M;
+  size_t Done = 0, Total = 0;
+};
+
+} // namespace tl
+
+#endif // TL_DRIVER_INSTRUMENTATIONS_H
