@@ -6,6 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "tl/Driver/Session.h"
+#include "tl/Analysis/AnalysisManager.h"
+#include "tl/Pass/PassInstrumentation.h"
 #include "tl/IR/Trace.h"
 #include "tl/Pass/Pass.h"
 #include "tl/Pass/PassRegistry.h"
@@ -37,6 +39,46 @@ public:
     if (fail)
       return llvm::createStringError(llvm::inconvertibleErrorCode(), "boom");
     return llvm::Error::success();
+  }
+};
+
+struct Inner {
+  static constexpr llvm::StringLiteral Name = "test-inner";
+  Inner(const Trace &, AnalysisManager &) {}
+};
+struct Outer {
+  static constexpr llvm::StringLiteral Name = "test-outer";
+  Outer(const Trace &, AnalysisManager &AM) { AM.get<Inner>(); }
+};
+
+/// Asks for test-outer, which asks for test-inner.
+class UsesAnalyses : public PassBase<UsesAnalyses> {
+public:
+  static constexpr llvm::StringLiteral Argument = "test-analyses";
+  static constexpr llvm::StringLiteral Description = "Uses two analyses";
+  llvm::Error run(const Trace &, AnalysisManager &AM, FindingSink &) override {
+    AM.get<Outer>();
+    return llvm::Error::success();
+  }
+};
+
+/// Every hook as a line, in call order (the test runs on one thread).
+struct HookLog : PassInstrumentation {
+  std::vector<std::string> &Log;
+  explicit HookLog(std::vector<std::string> &Log) : Log(Log) {}
+  void runBeforePipeline(llvm::ArrayRef<std::unique_ptr<Pass>> Passes,
+                         const Trace &) override {
+    Log.push_back("pipeline " + std::to_string(Passes.size()));
+  }
+  void runAfterPipeline(llvm::ArrayRef<PassResult>, const Trace &) override {
+    Log.push_back("end pipeline");
+  }
+  void runBeforePass(const Pass &P, const Trace &) override {
+    Log.push_back("pass " + P.getArgument().str());
+  }
+  void runAfterPass(const Pass &P, const Trace &,
+                    const PassResult &) override {
+    Log.push_back("end pass " + P.getArgument().str());
   }
 };
 
@@ -164,6 +206,42 @@ TEST_F(SessionTest, ReportAndFailOnMatches) {
   EXPECT_EQ((*R)->failOnMatches()[0].Rank, 1u);
   EXPECT_EQ((*R)->failOnMatches()[1].Rank, 2u);
   EXPECT_EQ((*R)->failOnMatches()[0].Clause, "tier=system");
+}
+
+TEST_F(SessionTest, InstrumentationSeesThePipelineAndEveryPass) {
+  auto S = makeSession("test-analyses");
+  ASSERT_TRUE(S);
+  S->registry().registerPass<UsesAnalyses>();
+  std::vector<std::string> Log;
+  S->addInstrumentation(std::make_unique<HookLog>(Log));
+  auto R = S->run(TracePath, Stage::Passes);
+  ASSERT_TRUE(bool(R)) << llvm::toString(R.takeError());
+  EXPECT_EQ(Log, (std::vector<std::string>{"pipeline 1", "pass test-analyses",
+                                            "end pass test-analyses",
+                                            "end pipeline"}));
+}
+
+TEST_F(SessionTest, TimingListsPassesAndAnalysesInCompletionOrder) {
+  SessionOptions O;
+  O.NoBuiltinPasses = true;
+  O.NoQualityGate = true;
+  O.Arch = "none";
+  O.Threads = 1;
+  O.Timing = true;
+  O.Pipeline = "test-analyses";
+  auto S = Session::create(std::move(O), Diag);
+  ASSERT_TRUE(bool(S)) << llvm::toString(S.takeError());
+  (*S)->registry().registerPass<UsesAnalyses>();
+  auto R = (*S)->run(TracePath, Stage::Passes);
+  ASSERT_TRUE(bool(R)) << llvm::toString(R.takeError());
+  size_t Pass = DiagText.find("s    test-analyses\n");
+  size_t In = DiagText.find("s    (A) test-inner\n");
+  size_t Out = DiagText.find("s    (A) test-outer\n");
+  ASSERT_NE(Pass, std::string::npos) << DiagText;
+  ASSERT_NE(In, std::string::npos) << DiagText;
+  ASSERT_NE(Out, std::string::npos) << DiagText;
+  EXPECT_LT(Pass, In);
+  EXPECT_LT(In, Out);
 }
 
 TEST(Session, BadOptionsAreErrors) {
