@@ -32,7 +32,6 @@
 #include "llvm/Support/TimeProfiler.h"
 #include "llvm/Support/WithColor.h"
 
-#include <chrono>
 #include <future>
 #include <unistd.h>
 
