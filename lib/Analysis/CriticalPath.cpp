@@ -138,11 +138,15 @@ public:
   Graph(const Trace &T, AnalysisManager &AM);
 
   void preds(EventId E, bool End, llvm::SmallVectorImpl<Pred> &Out) const;
-  double at(EventId E, bool End) const { return End ? T.end(E) : T.ts(E); }
+  double at(EventId E, bool End) const { return End ? Ends[E] : Ts[E]; }
   CpCategory category(const CpSegment &S);
 
   const Trace &T;
   size_t N;
+  /// ts / end / dur / track per event, read once (the accessors are
+  /// out-of-line calls, and the sorts compare millions of times).
+  std::vector<double> Ts, Ends, Durs;
+  std::vector<TrackId> Trk;
   std::vector<EventId> Parent, PrevSib, LastChild, XSrc, SyncSrc, PrevOnStream;
   std::vector<char> SyncInferred, IsHost;
   /// Launching runtime call of each GPU event: the IR's link, else the
@@ -170,13 +174,13 @@ private:
   std::map<int64_t, std::vector<unsigned>> StreamsOfDevice;
 
   int64_t devOf(EventId E) const {
-    const Track &Tr = T.trackInfo(T.track(E));
+    const Track &Tr = T.trackInfo(Trk[E]);
     return Tr.Pid.IsString ? -1 : Tr.Pid.Int;
   }
   int64_t streamOf(EventId E) const {
     if (auto S = T.stream(E))
       return *S;
-    const Track &Tr = T.trackInfo(T.track(E));
+    const Track &Tr = T.trackInfo(Trk[E]);
     return Tr.Tid.IsString ? -1 : Tr.Tid.Int;
   }
   /// Last GPU event on stream Si launched strictly before time Ts.
@@ -190,6 +194,16 @@ Graph::Graph(const Trace &T, AnalysisManager &AM)
       PrevOnStream(N, NoEvent), SyncInferred(N, 0), IsHost(N, 0),
       Launcher(N, NoEvent), Bucket(T) {
   (void)AM;
+  Ts.resize(N);
+  Ends.resize(N);
+  Durs.resize(N);
+  Trk.resize(N);
+  for (EventId E = 0; E < N; ++E) {
+    Ts[E] = T.ts(E);
+    Durs[E] = T.dur(E);
+    Ends[E] = T.end(E);
+    Trk[E] = T.track(E);
+  }
   buildHostTree();
   for (EventId E = 0; E < N; ++E)
     if (isRuntimeKind(T.kind(E)))
@@ -219,23 +233,23 @@ void Graph::buildHostTree() {
     }
   // Per thread by start; at equal start the longer event is the parent.
   std::sort(Host.begin(), Host.end(), [&](EventId A, EventId B) {
-    return std::make_tuple(T.track(A), T.ts(A), -T.dur(A), A) <
-           std::make_tuple(T.track(B), T.ts(B), -T.dur(B), B);
+    return std::make_tuple(Trk[A], Ts[A], -Durs[A], A) <
+           std::make_tuple(Trk[B], Ts[B], -Durs[B], B);
   });
   std::vector<EventId> Stack;
   std::vector<EventId> LastKid(N, NoEvent); // last child seen, per parent
   EventId PrevRoot = NoEvent;
   TrackId Cur = ~0u;
   for (EventId E : Host) {
-    if (T.track(E) != Cur) {
-      Cur = T.track(E);
+    if (Trk[E] != Cur) {
+      Cur = Trk[E];
       Stack.clear();
       PrevRoot = NoEvent;
     }
-    double Ts = T.ts(E);
+    double StartTs = Ts[E];
     // An event that ends at or before E starts does not contain it (a
     // zero-length event at E's start neither).
-    while (!Stack.empty() && T.end(Stack.back()) <= Ts)
+    while (!Stack.empty() && Ends[Stack.back()] <= StartTs)
       Stack.pop_back();
     if (Stack.empty()) {
       PrevSib[E] = PrevRoot;
@@ -246,7 +260,7 @@ void Graph::buildHostTree() {
       PrevSib[E] = LastKid[P];
       LastKid[P] = E;
       EventId &L = LastChild[P];
-      if (L == NoEvent || T.end(E) > T.end(L))
+      if (L == NoEvent || Ends[E] > Ends[L])
         L = E;
     }
     Stack.push_back(E);
@@ -270,23 +284,23 @@ void Graph::buildStreams() {
   for (unsigned S = 0; S < Streams.size(); ++S) {
     std::vector<EventId> &V = ByStart[S];
     std::sort(V.begin(), V.end(), [&](EventId A, EventId B) {
-      return std::make_pair(T.ts(A), A) < std::make_pair(T.ts(B), B);
+      return std::make_pair(Ts[A], A) < std::make_pair(Ts[B], B);
     });
     for (size_t I = 1; I < V.size(); ++I)
       PrevOnStream[V[I]] = V[I - 1];
     std::vector<EventId> &L = Streams[S].ByLaunch;
     std::sort(L.begin(), L.end(), [&](EventId A, EventId B) {
       EventId RA = launcherOf(A), RB = launcherOf(B);
-      return std::make_tuple(T.ts(RA), RA, T.ts(A), A) <
-             std::make_tuple(T.ts(RB), RB, T.ts(B), B);
+      return std::make_tuple(Ts[RA], RA, Ts[A], A) <
+             std::make_tuple(Ts[RB], RB, Ts[B], B);
     });
   }
 }
 
-EventId Graph::lastLaunchedBefore(unsigned Si, double Ts) const {
+EventId Graph::lastLaunchedBefore(unsigned Si, double At) const {
   const std::vector<EventId> &L = Streams[Si].ByLaunch;
-  auto It = std::lower_bound(L.begin(), L.end(), Ts, [&](EventId G, double V) {
-    return T.ts(launcherOf(G)) < V;
+  auto It = std::lower_bound(L.begin(), L.end(), At, [&](EventId G, double V) {
+    return Ts[launcherOf(G)] < V;
   });
   if (It == L.begin())
     return NoEvent;
@@ -297,8 +311,8 @@ void Graph::addSyncSource(EventId Call, EventId Src, bool Inferred) {
   if (Src == NoEvent)
     return;
   EventId &Cur = SyncSrc[Call];
-  if (Cur == NoEvent || T.end(Src) > T.end(Cur) ||
-      (T.end(Src) == T.end(Cur) && Src < Cur)) {
+  if (Cur == NoEvent || Ends[Src] > Ends[Cur] ||
+      (Ends[Src] == Ends[Cur] && Src < Cur)) {
     Cur = Src;
     SyncInferred[Call] = Inferred;
   }
@@ -328,7 +342,7 @@ void Graph::resolveSyncRows() {
       auto S = StreamIdx.find({Dev, *RecStream});
       if (R == CallByCorr.end() || S == StreamIdx.end())
         return NoEvent;
-      return lastLaunchedBefore(S->second, T.ts(R->second));
+      return lastLaunchedBefore(S->second, Ts[R->second]);
     };
     if (Kind == "Stream Wait Event") {
       EventId Src = RecordSource();
@@ -342,13 +356,13 @@ void Graph::resolveSyncRows() {
       // thread, onto the waiting stream.
       const std::vector<EventId> &L = Streams[S->second].ByLaunch;
       auto It = std::lower_bound(
-          L.begin(), L.end(), T.ts(Call),
-          [&](EventId G, double V) { return T.ts(launcherOf(G)) < V; });
+          L.begin(), L.end(), Ts[Call],
+          [&](EventId G, double V) { return Ts[launcherOf(G)] < V; });
       for (; It != L.end(); ++It) {
-        if (T.track(launcherOf(*It)) != T.track(Call))
+        if (Trk[launcherOf(*It)] != Trk[Call])
           continue;
         EventId &X = XSrc[*It];
-        if (X == NoEvent || T.end(Src) > T.end(X))
+        if (X == NoEvent || Ends[Src] > Ends[X])
           X = Src;
         break;
       }
@@ -360,14 +374,14 @@ void Graph::resolveSyncRows() {
       auto D = StreamsOfDevice.find(Dev);
       if (D != StreamsOfDevice.end())
         for (unsigned Si : D->second)
-          addSyncSource(Call, lastLaunchedBefore(Si, T.ts(Call)), false);
+          addSyncSource(Call, lastLaunchedBefore(Si, Ts[Call]), false);
     } else if (Kind == "Stream Sync") {
       auto St = IntArg(E, "stream");
       if (!St)
         St = streamOf(E);
       auto S = StreamIdx.find({Dev, *St});
       if (S != StreamIdx.end())
-        addSyncSource(Call, lastLaunchedBefore(S->second, T.ts(Call)), false);
+        addSyncSource(Call, lastLaunchedBefore(S->second, Ts[Call]), false);
     } else if (Kind == "Event Sync") {
       addSyncSource(Call, RecordSource(), false);
     }
@@ -394,7 +408,7 @@ void Graph::inferSyncs() {
   if (Calls.empty())
     return;
   auto Consider = [&](EventId Call, EventId G) {
-    double B0 = T.ts(Call), B1 = T.end(Call), GE = T.end(G);
+    double B0 = Ts[Call], B1 = Ends[Call], GE = Ends[G];
     if (GE >= B0 && GE <= B1 && B1 - GE <= 50)
       addSyncSource(Call, G, true);
   };
@@ -413,27 +427,27 @@ void Graph::inferSyncs() {
     if (launcherOf(G) != NoEvent)
       Linked.push_back(G);
   std::sort(Linked.begin(), Linked.end(), [&](EventId A, EventId B) {
-    return std::make_pair(T.ts(launcherOf(A)), A) <
-           std::make_pair(T.ts(launcherOf(B)), B);
+    return std::make_pair(Ts[launcherOf(A)], A) <
+           std::make_pair(Ts[launcherOf(B)], B);
   });
   std::sort(Others.begin(), Others.end(), [&](EventId A, EventId B) {
-    return std::make_pair(T.ts(A), A) < std::make_pair(T.ts(B), B);
+    return std::make_pair(Ts[A], A) < std::make_pair(Ts[B], B);
   });
-  std::multimap<double, EventId> Ends;
+  std::multimap<double, EventId> Done; // end -> GPU event launched so far
   size_t Next = 0;
   for (EventId C : Others) {
-    while (Next < Linked.size() && T.ts(launcherOf(Linked[Next])) < T.ts(C)) {
-      Ends.emplace(T.end(Linked[Next]), Linked[Next]);
+    while (Next < Linked.size() && Ts[launcherOf(Linked[Next])] < Ts[C]) {
+      Done.emplace(Ends[Linked[Next]], Linked[Next]);
       ++Next;
     }
-    auto It = Ends.upper_bound(T.end(C));
-    if (It == Ends.begin())
+    auto It = Done.upper_bound(Ends[C]);
+    if (It == Done.begin())
       continue;
     --It;
     // Among equal ends, the smaller event id (file order = UID order).
     double E = It->first;
     EventId Best = It->second;
-    while (It != Ends.begin() && std::prev(It)->first == E) {
+    while (It != Done.begin() && std::prev(It)->first == E) {
       --It;
       Best = std::min(Best, It->second);
     }
@@ -592,6 +606,7 @@ void walk(Graph &G, CpWindow &W, EventId Sink, bool SinkEnd,
 
 CriticalPath::CriticalPath(const Trace &T, AnalysisManager &AM) {
   Graph G(T, AM);
+  const std::vector<double> &Ts = G.Ts, &Ends = G.Ends, &Durs = G.Durs;
   HasSync = G.HasSync;
   Launcher = G.Launcher;
   size_t N = T.size();
@@ -603,8 +618,8 @@ CriticalPath::CriticalPath(const Trace &T, AnalysisManager &AM) {
     if (G.IsHost[E])
       Hosts.push_back(E);
   std::sort(Hosts.begin(), Hosts.end(), [&](EventId A, EventId B) {
-    return std::make_tuple(T.ts(A), -T.dur(A), A) <
-           std::make_tuple(T.ts(B), -T.dur(B), B);
+    return std::make_tuple(Ts[A], -Durs[A], A) <
+           std::make_tuple(Ts[B], -Durs[B], B);
   });
   for (EventId E : Hosts) {
     EventId P = G.Parent[E];
@@ -621,8 +636,8 @@ CriticalPath::CriticalPath(const Trace &T, AnalysisManager &AM) {
       continue;
     TopOf[Gp] = TopOf[R];
     if (TopOf[Gp] != NoEvent) {
-      double &E = OpEnd.try_emplace(TopOf[Gp], T.end(TopOf[Gp])).first->second;
-      E = std::max(E, T.end(Gp));
+      double &E = OpEnd.try_emplace(TopOf[Gp], Ends[TopOf[Gp]]).first->second;
+      E = std::max(E, Ends[Gp]);
     }
   }
 
@@ -633,15 +648,15 @@ CriticalPath::CriticalPath(const Trace &T, AnalysisManager &AM) {
     if (G.launcherOf(Gp) != NoEvent)
       ByLaunch.push_back(Gp);
   std::sort(ByLaunch.begin(), ByLaunch.end(), [&](EventId A, EventId B) {
-    return std::make_pair(T.ts(G.launcherOf(A)), A) <
-           std::make_pair(T.ts(G.launcherOf(B)), B);
+    return std::make_pair(Ts[G.launcherOf(A)], A) <
+           std::make_pair(Ts[G.launcherOf(B)], B);
   });
   // Sink preference at equal times: a GPU event end, then the smaller UID.
   auto Better = [&](EventId A, EventId B) {
     if (B == NoEvent)
       return true;
-    if (T.end(A) != T.end(B))
-      return T.end(A) > T.end(B);
+    if (Ends[A] != Ends[B])
+      return Ends[A] > Ends[B];
     if (isGpuKind(T.kind(A)) != isGpuKind(T.kind(B)))
       return isGpuKind(T.kind(A));
     return T.uid(A) < T.uid(B);
@@ -658,10 +673,10 @@ CriticalPath::CriticalPath(const Trace &T, AnalysisManager &AM) {
     EventId Sink = S.Event;
     auto It = std::lower_bound(
         ByLaunch.begin(), ByLaunch.end(), S.Start,
-        [&](EventId Gp, double V) { return T.ts(G.launcherOf(Gp)) < V; });
-    for (; It != ByLaunch.end() && T.ts(G.launcherOf(*It)) < S.End; ++It) {
+        [&](EventId Gp, double V) { return Ts[G.launcherOf(Gp)] < V; });
+    for (; It != ByLaunch.end() && Ts[G.launcherOf(*It)] < S.End; ++It) {
       if (Sinks.empty())
-        FirstGpuStart = std::min(FirstGpuStart, T.ts(*It));
+        FirstGpuStart = std::min(FirstGpuStart, Ts[*It]);
       if (Better(*It, Sink))
         Sink = *It;
     }
@@ -669,15 +684,15 @@ CriticalPath::CriticalPath(const Trace &T, AnalysisManager &AM) {
   }
   if (!Steps.empty())
     for (EventId Gp : T.gpuEvents())
-      if (G.launcherOf(Gp) == NoEvent && T.end(Gp) < FirstGpuStart)
-        PrevEnd = std::max(PrevEnd, T.end(Gp)); // pre-trace GPU work
+      if (G.launcherOf(Gp) == NoEvent && Ends[Gp] < FirstGpuStart)
+        PrevEnd = std::max(PrevEnd, Ends[Gp]); // pre-trace GPU work
   for (size_t I = 0; I < Steps.size(); ++I) {
     const ProfilerStep &S = Steps[I];
     CpWindow W;
     W.Step = S.Number;
     W.StepEvent = S.Event;
     W.Start = std::max(S.Start, PrevEnd);
-    W.End = T.end(Sinks[I]);
+    W.End = Ends[Sinks[I]];
     EventId Sink = Sinks[I];
     if (W.End < W.Start) {
       W.End = W.Start; // nothing of this step is left after the previous
@@ -693,12 +708,12 @@ CriticalPath::CriticalPath(const Trace &T, AnalysisManager &AM) {
     for (EventId E = 0; E < N; ++E) {
       if (!G.IsHost[E] && !isGpuKind(T.kind(E)))
         continue;
-      W.Start = std::min(W.Start, T.ts(E));
+      W.Start = std::min(W.Start, Ts[E]);
       if (Better(E, Sink))
         Sink = E;
     }
     if (Sink != NoEvent) {
-      W.End = T.end(Sink);
+      W.End = Ends[Sink];
       Todo.push_back({std::move(W), Sink});
     }
   }
@@ -723,7 +738,7 @@ CriticalPath::CriticalPath(const Trace &T, AnalysisManager &AM) {
         O.TopOp = Top;
         if (Top != NoEvent) {
           auto E = OpEnd.find(Top);
-          O.SpanUs = (E == OpEnd.end() ? T.end(Top) : E->second) - T.ts(Top);
+          O.SpanUs = (E == OpEnd.end() ? Ends[Top] : E->second) - Ts[Top];
         }
         W.Ops.push_back(O);
       }
@@ -733,8 +748,8 @@ CriticalPath::CriticalPath(const Trace &T, AnalysisManager &AM) {
                      [&](const CpOpShare &A, const CpOpShare &B) {
                        if (A.CriticalUs != B.CriticalUs)
                          return A.CriticalUs > B.CriticalUs;
-                       double SA = A.TopOp == NoEvent ? 0 : T.ts(A.TopOp);
-                       double SB = B.TopOp == NoEvent ? 0 : T.ts(B.TopOp);
+                       double SA = A.TopOp == NoEvent ? 0 : Ts[A.TopOp];
+                       double SB = B.TopOp == NoEvent ? 0 : Ts[B.TopOp];
                        return SA < SB;
                      });
     Windows.push_back(std::move(W));

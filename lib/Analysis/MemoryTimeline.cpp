@@ -59,18 +59,22 @@ bool isAllocHelper(llvm::StringRef N) {
 /// cpu_op / user_annotation nesting per thread, for "what contains ts".
 class OwnerIndex {
 public:
-  explicit OwnerIndex(const Trace &T) : T(T), Parent(T.size(), NoEvent) {
+  explicit OwnerIndex(const Trace &T)
+      : Parent(T.size(), NoEvent), Ts(T.size()), Ends(T.size()) {
     for (EventKind K : {EventKind::CpuOp, EventKind::UserAnnotation})
-      for (EventId E : T.eventsOfKind(K))
+      for (EventId E : T.eventsOfKind(K)) {
         ByTrack[T.track(E)].push_back(E);
+        Ts[E] = T.ts(E); // the accessors are out-of-line calls
+        Ends[E] = T.end(E);
+      }
     for (auto &[Tr, V] : ByTrack) {
       std::sort(V.begin(), V.end(), [&](EventId A, EventId B) {
-        return std::make_tuple(T.ts(A), -T.dur(A), A) <
-               std::make_tuple(T.ts(B), -T.dur(B), B);
+        return std::make_tuple(Ts[A], Ts[A] - Ends[A], A) <
+               std::make_tuple(Ts[B], Ts[B] - Ends[B], B);
       });
       std::vector<EventId> Stack;
       for (EventId E : V) {
-        while (!Stack.empty() && T.end(Stack.back()) <= T.ts(E))
+        while (!Stack.empty() && Ends[Stack.back()] <= Ts[E])
           Stack.pop_back();
         if (!Stack.empty())
           Parent[E] = Stack.back();
@@ -80,26 +84,26 @@ public:
   }
 
   /// Innermost cpu_op / annotation of track Tr with start <= Ts < end.
-  EventId innermost(TrackId Tr, double Ts) const {
+  EventId innermost(TrackId Tr, double At) const {
     auto It = ByTrack.find(Tr);
     if (It == ByTrack.end())
       return NoEvent;
     const std::vector<EventId> &V = It->second;
-    auto P = std::upper_bound(V.begin(), V.end(), Ts, [&](double X, EventId E) {
-      return X < T.ts(E);
+    auto P = std::upper_bound(V.begin(), V.end(), At, [&](double X, EventId E) {
+      return X < Ts[E];
     });
     if (P == V.begin())
       return NoEvent;
     EventId C = *std::prev(P);
-    while (C != NoEvent && !(T.end(C) > Ts))
+    while (C != NoEvent && !(Ends[C] > At))
       C = Parent[C];
     return C;
   }
   EventId parent(EventId E) const { return Parent[E]; }
 
 private:
-  const Trace &T;
   std::vector<EventId> Parent;
+  std::vector<double> Ts, Ends;
   std::map<TrackId, std::vector<EventId>> ByTrack;
 };
 
@@ -141,6 +145,7 @@ MemoryTimeline::MemoryTimeline(const Trace &T, AnalysisManager &AM) {
     }
     return -1;
   };
+  llvm::DenseMap<EventId, std::string> ModuleOf;
   auto OwnerAt = [&](const MemoryEvent &M) {
     MemOwnerInfo O;
     O.Step = StepAt(M.Ts);
@@ -167,9 +172,14 @@ MemoryTimeline::MemoryTimeline(const Trace &T, AnalysisManager &AM) {
     else
       O.Display = T.name(O.Op).str();
     if (O.Op != NoEvent) {
-      std::vector<llvm::StringRef> Mods = T.moduleStack(O.Op);
-      if (!Mods.empty())
-        O.Module = Mods.back().str();
+      // Many events share an op (an op allocates several tensors).
+      auto [It, New] = ModuleOf.try_emplace(O.Op);
+      if (New) {
+        std::vector<llvm::StringRef> Mods = T.moduleStack(O.Op);
+        if (!Mods.empty())
+          It->second = Mods.back().str();
+      }
+      O.Module = It->second;
     }
     return O;
   };

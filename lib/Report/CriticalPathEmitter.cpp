@@ -15,6 +15,7 @@
 #include "tl/Report/ReportEmitters.h"
 #include "tl/Support/NumberFormat.h"
 
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -62,8 +63,22 @@ void summaryRows(raw_ostream &OS, const std::array<double, NumCpCategories> &A,
   Row("overhead", Over, true);
 }
 
+/// Distinct names of the segments' events, in first-use order: segments
+/// refer to them by index (kernel names are long and repeat on every
+/// launch; writing them per segment made owlv2's file 8.7 MB).
+struct NameTable {
+  StringMap<unsigned> Index;
+  std::vector<std::string> Names;
+  unsigned get(StringRef N) {
+    auto [It, New] = Index.try_emplace(N, unsigned(Names.size()));
+    if (New)
+      Names.push_back(N.str());
+    return It->second;
+  }
+};
+
 void writeWindow(raw_ostream &OS, const Trace &T, const CriticalPath &CP,
-                 const CpWindow &W) {
+                 const CpWindow &W, NameTable &Names) {
   OS << "    {\"window\": ";
   {
     json::OStream J(OS);
@@ -105,18 +120,24 @@ void writeWindow(raw_ostream &OS, const Trace &T, const CriticalPath &CP,
       jsonNumAttr(J, "dur_us", S.dur());
       J.attribute("edge_kind", cpEdgeKindName(S.Kind));
       J.attribute("category", cpCategoryName(S.Category));
-      eventAttrs(J, T, "", S.Event,
-                 S.Kind == CpEdgeKind::Start ? "(untraced)" : "(thread)");
+      if (S.Event == NoEvent) {
+        J.attribute("uid", nullptr);
+        J.attribute("name_idx", int64_t(Names.get(
+                                    S.Kind == CpEdgeKind::Start ? "(untraced)"
+                                                                : "(thread)")));
+      } else {
+        J.attribute("uid", int64_t(T.uid(S.Event)));
+        J.attribute("name_idx", int64_t(Names.get(T.name(S.Event))));
+      }
+      // Names of launchers and top ops are in "ops" or by uid in the
+      // trace: repeating them per segment doubled the file.
       if (S.Event != NoEvent) {
-        J.attribute("cat", T.cat(S.Event));
-        if (auto St = T.stream(S.Event))
-          J.attribute("stream", *St);
         EventId L = isGpuKind(T.kind(S.Event)) ? CP.launcher(S.Event) : NoEvent;
         if (L != NoEvent)
-          eventAttrs(J, T, "launcher_", L, "");
+          J.attribute("launcher_uid", int64_t(T.uid(L)));
         EventId Top = CP.topOp(S.Event);
         if (Top != NoEvent)
-          eventAttrs(J, T, "top_op_", Top, "");
+          J.attribute("top_op_uid", int64_t(T.uid(Top)));
       }
       if (S.From != NoEvent) {
         J.attribute("from_uid", int64_t(T.uid(S.From)));
@@ -151,9 +172,17 @@ public:
           summaryRows(OS, CP.totalByCategory(), Total, "   ");
           OS << " ],\n \"windows\": [\n";
           ArrayRef<CpWindow> Ws = CP.windows();
+          NameTable Names;
           for (size_t I = 0; I < Ws.size(); ++I) {
-            writeWindow(OS, Ctx.T, CP, Ws[I]);
+            writeWindow(OS, Ctx.T, CP, Ws[I], Names);
             OS << (I + 1 < Ws.size() ? ",\n" : "\n");
+          }
+          OS << " ],\n \"names\": [\n";
+          for (size_t I = 0; I < Names.Names.size(); ++I) {
+            OS << "   ";
+            json::OStream J(OS);
+            J.value(Names.Names[I]);
+            OS << (I + 1 < Names.Names.size() ? ",\n" : "\n");
           }
           OS << " ]}\n";
         });
