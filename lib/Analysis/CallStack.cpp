@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 #include "tl/Analysis/CallStack.h"
 #include "tl/Support/PyFormat.h"
+#include "tl/Support/PyLiteral.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/DenseSet.h"
@@ -196,51 +197,100 @@ std::string tl::callStackFull(const Trace &T, llvm::ArrayRef<EventId> Kernels) {
   return CallStackBuilder(T).callStackFull(Kernels);
 }
 
-bool tl::isDispatchFrame(llvm::StringRef Frame) {
-  // The call_chain skip fragments (tracelens-analysis §5.2) plus the torch
-  // dispatch layers the references step over.
-  static const char *const Skip[] = {
-      "torch/nn/modules/module.py", "torch/utils/_device.py",
-      "torch/overrides.py",         "torch/_ops.py",
-      "multiprocessing/spawn.py",   "torch/_dynamo/eval_frame.py",
-      "torch/_functorch/",          "torch/autograd/function.py",
-      "torch/_inductor/",           "torch/cuda/graphs.py",
-      "torch/utils/_contextlib.py", "torch/_tensor.py",
-      "torch/functional.py",        "__torch_function__"};
-  for (const char *F : Skip)
-    if (Frame.contains(F))
+bool tl::isEntryWrapperFrame(llvm::StringRef Frame) {
+  // The reference's wrapper test of entry_point (tracelens-inference §A.6,
+  // step 5), fragment for fragment.
+  if (Frame.starts_with("<built-in") || Frame.starts_with("pybind11_builtins") ||
+      Frame.starts_with("nn.Module:"))
+    return true;
+  static const char *const Paths[] = {
+      "torch/_ops.py",          "torch/nn/modules/module.py",
+      "torch/utils/_contextlib.py", "torch/utils/_device.py",
+      "torch/_tensor.py",       "torch/functional.py",
+      "torch/overrides.py",     "torch/_inductor/",
+      "torch/_functorch/",      "torch/distributed/c10d_logger.py",
+      "triton/backends/"};
+  for (const char *P : Paths)
+    if (Frame.contains(P))
       return true;
-  return false;
+  static const char *const Functions[] = {
+      "__torch_function__", "_call_impl",         "_wrapped_call_impl",
+      "decorate_context",   "dispatch_wrapper",   "handle_torch_function",
+      "wrapper",            "custom_wrapper",     "wrapper_custom",
+      "outer_wrapper"};
+  llvm::StringRef Fn = frameFunction(Frame);
+  return llvm::is_contained(Functions, Fn);
 }
 
-/// Function part of a `file.py(line): func` frame.
-static llvm::StringRef frameFunction(llvm::StringRef Frame) {
-  size_t P = Frame.find("): ");
-  return P == llvm::StringRef::npos ? llvm::StringRef() : Frame.drop_front(P + 3);
+/// Function part of a frame as the reference reads it: the text after the
+/// last "): ", or the whole frame.
+llvm::StringRef tl::frameFunction(llvm::StringRef Frame) {
+  size_t P = Frame.rfind("): ");
+  return P == llvm::StringRef::npos ? Frame : Frame.drop_front(P + 3);
 }
 
-std::string tl::entryPoint(const Trace &T, EventId E, EventId FirstKernel) {
-  // An op implemented in python (vllm::moe_forward -> layer.py(2074):
-  // moe_forward) is entered at the frame named like the op, below it.
-  llvm::StringRef Op = T.name(E);
-  size_t Sep = Op.rfind("::");
-  if (FirstKernel != NoEvent && Sep != llvm::StringRef::npos) {
-    llvm::StringRef Fn = Op.drop_front(Sep + 2);
-    std::string Found;
-    for (EventId X = T.parent(FirstKernel); X != NoEvent && X != E;
-         X = T.parent(X))
-      if (T.kind(X) == EventKind::PythonFunction &&
-          T.name(X).contains(".py(") && frameFunction(T.name(X)) == Fn)
-        Found = T.name(X).str(); // keep the outermost
-    if (!Found.empty())
-      return stripIndices(Found);
-  }
-  for (EventId X = T.parent(E); X != NoEvent; X = T.parent(X)) {
-    if (T.kind(X) != EventKind::PythonFunction)
+/// Flattens a parsed call_stack_full (nested lists of strings) in order,
+/// without recursion.
+static void flattenFrames(const PyValue &V, std::vector<std::string> &Out) {
+  std::vector<std::pair<const PyValue *, size_t>> Work{{&V, 0}};
+  while (!Work.empty()) {
+    auto &[L, I] = Work.back();
+    if (I == L->elems().size()) {
+      Work.pop_back();
       continue;
-    llvm::StringRef N = T.name(X);
-    if (N.contains(".py(") && isStackPythonFrame(N) && !isDispatchFrame(N))
-      return stripIndices(N);
+    }
+    const PyValue &E = L->elems()[I++];
+    if (E.kind() == PyValue::Kind::List || E.kind() == PyValue::Kind::Tuple)
+      Work.push_back({&E, 0});
+    else if (E.kind() == PyValue::Kind::Str)
+      Out.push_back(E.getStr());
   }
+}
+
+std::string tl::entryPoint(llvm::StringRef OpName,
+                           llvm::StringRef CallStackFull) {
+  auto L = parsePyLiteral(CallStackFull);
+  if (!L) {
+    llvm::consumeError(L.takeError());
+    return "Not found";
+  }
+  if (L->kind() != PyValue::Kind::List)
+    return "Not found";
+  std::vector<std::string> F;
+  flattenFrames(*L, F);
+  // The op's own frame: the last one equal to its name, else to the name
+  // without a trailing _<digits>.
+  auto lastIndexOf = [&](llvm::StringRef N) -> std::optional<size_t> {
+    for (size_t I = F.size(); I-- > 0;)
+      if (F[I] == N)
+        return I;
+    return std::nullopt;
+  };
+  std::optional<size_t> Op = lastIndexOf(OpName);
+  if (!Op) {
+    llvm::StringRef Base = OpName;
+    size_t U = Base.rfind('_');
+    if (U != llvm::StringRef::npos && U + 1 < Base.size() &&
+        llvm::all_of(Base.drop_front(U + 1), llvm::isDigit))
+      Base = Base.take_front(U);
+    if (Base != OpName)
+      Op = lastIndexOf(Base);
+  }
+  if (!Op)
+    return "Not found";
+  size_t Sep = OpName.rfind("::");
+  std::string Local =
+      (Sep == llvm::StringRef::npos ? OpName : OpName.drop_front(Sep + 2))
+          .lower();
+  // Inward: an op implemented in python is entered at the first frame
+  // below it whose function is named like the op.
+  for (size_t I = *Op + 1; I < F.size(); ++I)
+    if (llvm::StringRef(F[I]).contains(".py") &&
+        frameFunction(F[I]).lower().find(Local) != std::string::npos)
+      return F[I];
+  // Outward: the nearest python frame above it that is not a wrapper.
+  for (size_t I = *Op; I-- > 0;)
+    if (llvm::StringRef(F[I]).contains(".py") && !isEntryWrapperFrame(F[I]))
+      return F[I];
   return "Not found";
 }

@@ -585,9 +585,8 @@ UnifiedPerfTable::UnifiedPerfTable(const Trace &T, AnalysisManager &AM)
       Row.EntryPoint = "Not found";
       Row.CallStackFull = kernelOnlyStack(T, I0.Kernel);
     } else {
-      Row.EntryPoint = entryPoint(
-          T, I0.E, F0.GpuEvents.empty() ? NoEvent : F0.GpuEvents.front());
       Row.CallStackFull = Stacks.callStackFull(Ordered);
+      Row.EntryPoint = entryPoint(Row.Name, Row.CallStackFull);
     }
     for (llvm::StringRef M : T.moduleStack(I0.E))
       Row.ModuleChain.push_back(M.str());

@@ -10,9 +10,13 @@
 namespace tl::conform {
 
 /// Tolerances: numbers are equal when |a-b| <= max(Abs, Rel * max(|a|,|b|)).
+/// Strict (tl-conform --strict) adds the reference comparator's rules:
+/// |a-b| < 1e-6 for plain numbers, exact numbers inside literals, and the
+/// missing-value text itself ('' vs 'None' vs 'nan') must agree.
 struct Tolerance {
   double Rel = 1e-6;
   double Abs = 1e-9;
+  bool Strict = false;
 };
 
 /// True for cells pandas reads as missing ("", "nan", "NaN", "None").
@@ -32,6 +36,10 @@ std::string canonicalKey(llvm::StringRef Cell);
 /// Key columns of a reference table (by file stem) given its header.
 std::vector<std::string> keyColumns(llvm::StringRef Table,
                                     const std::vector<std::string> &Header);
+
+/// Strict row order: the column whose equal values make tied rows, compared
+/// as a set, or "" when the reference's row order is compared exactly.
+std::string tieColumn(llvm::StringRef Table);
 
 } // namespace tl::conform
 

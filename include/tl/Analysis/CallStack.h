@@ -36,10 +36,15 @@ bool isStackPythonFrame(llvm::StringRef Name);
 /// Linear", "_prepare_4d_attention_mask" -> "_prepared_attention_mask".
 std::vector<std::string> hostFrames(const Trace &T, EventId E);
 
-/// torch dispatch / wrapper frames (the call_chain skip fragments of
-/// tracelens-analysis §5.2, torch/_tensor.py, torch/functional.py and any
-/// `__torch_function__`), which entry_point steps over.
-bool isDispatchFrame(llvm::StringRef Frame);
+/// A frame entry_point steps over on its way out (the reference's wrapper
+/// test): `<built-in`, `pybind11_builtins`, `nn.Module:` frames, torch
+/// dispatch files (torch/_ops.py, torch/nn/modules/module.py, ...,
+/// triton/backends/) and wrapper functions (`wrapper`, `_call_impl`,
+/// `__torch_function__`, ...).
+bool isEntryWrapperFrame(llvm::StringRef Frame);
+
+/// Function part of a frame: the text after the last "): ", else all of it.
+llvm::StringRef frameFunction(llvm::StringRef Frame);
 
 /// Frames of distinct tails call_stack_full lists before it stops.
 inline constexpr size_t CallStackFrameBudget = 1 << 16;
@@ -86,13 +91,14 @@ private:
 /// alone (`['<kernel>']`).
 std::string kernelOnlyStack(const Trace &T, EventId Kernel);
 
-/// entry_point of op E: for an op implemented in python (`ns::fn` with a
-/// `file.py(line): fn` frame between E and FirstKernel) that frame;
-/// otherwise the innermost `dir/file.py(line): func` python frame above E
-/// that is not a dispatch frame. Indices stripped as in hostFrames;
-/// "Not found" when there is none.
-std::string entryPoint(const Trace &T, EventId E,
-                       EventId FirstKernel = NoEvent);
+/// entry_point of a unified row, derived from its call_stack_full text as
+/// the reference does (tracelens-inference §A.6): flatten the stack, find
+/// the op's own frame (the last equal to OpName, else to OpName without a
+/// trailing _<digits>), then take the first `.py` frame below it whose
+/// function contains the op's local name (after `::`, lower-cased), else
+/// the nearest `.py` frame above it that is not a wrapper
+/// (isEntryWrapperFrame); "Not found" otherwise.
+std::string entryPoint(llvm::StringRef OpName, llvm::StringRef CallStackFull);
 
 } // namespace tl
 

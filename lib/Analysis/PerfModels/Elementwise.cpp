@@ -4,6 +4,9 @@
 //  * aten::copy_ dims are (dst, src) so "in" is dst (§5.7).
 //  * binary out dtype only from a non-empty Dims[2] (an alpha scalar []
 //    does not count); a Scalar input has bpe 4 (§5.7).
+//  * the strides are indexed, not looked up: an op without 'Input Strides'
+//    (or with fewer entries) raises, so its sheet row is skipped and its
+//    unified row has Kernel Time only (strideRequired).
 //
 //===----------------------------------------------------------------------===//
 #include "ModelUtil.h"
@@ -53,6 +56,9 @@ static llvm::Expected<PerfModelResult> buildPadOrUpsample(const OpDesc &Op,
       Out.push_back(E.getInt());
     }
   }
+  auto SIn = strideRequired(Op, 0);
+  if (!SIn)
+    return SIn.takeError();
   auto B = bpe(*T);
   PerfModelResult R;
   R.ModelClass = IsPad ? "aten_replication_pad" : "aten_upsample_nearest";
@@ -70,7 +76,7 @@ static llvm::Expected<PerfModelResult> buildPadOrUpsample(const OpDesc &Op,
   R.Params.push_back({"op_shape", shapeValue(Out)});
   R.Params.push_back(
       {"dtype_in_out", PyValue::tuple({PyValue::str(*T), PyValue::str(*T)})});
-  R.Params.push_back({"stride_input", strideAt(Op, 0)});
+  R.Params.push_back({"stride_input", *SIn});
   R.Params.push_back({"stride_output", PyValue::none()});
   return R;
 }
@@ -82,6 +88,9 @@ static llvm::Expected<PerfModelResult> buildUnary(const OpDesc &Op) {
   auto TIn = typeAt(Op, 0);
   if (!TIn)
     return TIn.takeError();
+  auto SIn = strideRequired(Op, 0);
+  if (!SIn)
+    return SIn.takeError();
   std::optional<std::string> TOut;
   PyValue StrideOut;
   if (Op.InputDims.size() > 1 && Op.InputDims[1].truthy()) {
@@ -89,7 +98,10 @@ static llvm::Expected<PerfModelResult> buildUnary(const OpDesc &Op) {
     if (!T)
       return T.takeError();
     TOut = *T;
-    StrideOut = strideAt(Op, 1);
+    auto SO = strideRequired(Op, 1);
+    if (!SO)
+      return SO.takeError();
+    StrideOut = *SO;
   }
   int64_t N = prod(*S);
   auto BIn = bpe(*TIn);
@@ -103,7 +115,7 @@ static llvm::Expected<PerfModelResult> buildUnary(const OpDesc &Op) {
     R.Bytes = static_cast<double>(N * *BIn + N * *BOut);
   R.Params = {{"op_shape", shapeValue(*S)},
               {"dtype_in_out", PyValue::tuple({PyValue::str(*TIn), optStr(TOut)})},
-              {"stride_input", strideAt(Op, 0)},
+              {"stride_input", *SIn},
               {"stride_output", StrideOut}};
   return R;
 }
@@ -121,6 +133,12 @@ static llvm::Expected<PerfModelResult> buildBinary(const OpDesc &Op) {
   auto T2 = typeAt(Op, 1);
   if (!T2)
     return T2.takeError();
+  auto SIn1 = strideRequired(Op, 0);
+  if (!SIn1)
+    return SIn1.takeError();
+  auto SIn2 = strideRequired(Op, 1);
+  if (!SIn2)
+    return SIn2.takeError();
   bool IsLiger = Op.Name == "LigerSiLUMulFunction";
   std::optional<std::string> TOut;
   PyValue StrideOut;
@@ -129,7 +147,10 @@ static llvm::Expected<PerfModelResult> buildBinary(const OpDesc &Op) {
     if (!T)
       return T.takeError();
     TOut = *T;
-    StrideOut = strideAt(Op, 2);
+    auto SO = strideRequired(Op, 2);
+    if (!SO)
+      return SO.takeError();
+    StrideOut = *SO;
   }
   // Broadcast: right-align with 1s.
   size_t Rank = std::max(S1->size(), S2->size());
@@ -160,8 +181,8 @@ static llvm::Expected<PerfModelResult> buildBinary(const OpDesc &Op) {
               {"dtype_in1_in2_out", PyValue::tuple({PyValue::str(*T1),
                                                     PyValue::str(*T2),
                                                     optStr(TOut)})},
-              {"stride_input1", strideAt(Op, 0)},
-              {"stride_input2", strideAt(Op, 1)},
+              {"stride_input1", *SIn1},
+              {"stride_input2", *SIn2},
               {"stride_output", StrideOut}};
   return R;
 }

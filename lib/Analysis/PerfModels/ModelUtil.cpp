@@ -62,6 +62,12 @@ PyValue pm::strideAt(const OpDesc &Op, size_t I) {
   return V;
 }
 
+llvm::Expected<PyValue> pm::strideRequired(const OpDesc &Op, size_t I) {
+  if (I >= Op.InputStrides.size())
+    return err("Input Strides has no index " + llvm::Twine(I));
+  return strideAt(Op, I);
+}
+
 llvm::Expected<std::string> pm::typeAt(const OpDesc &Op, size_t I) {
   if (I >= Op.InputTypes.size())
     return err("Input type has no index " + llvm::Twine(I));

@@ -27,6 +27,9 @@ bool dimsNonEmpty(const OpDesc &Op, size_t I);
 llvm::Expected<bool> dimsPresent(const OpDesc &Op, size_t I);
 /// tuple(Strides[I]), or None when the trace has no such entry.
 PyValue strideAt(const OpDesc &Op, size_t I);
+/// Input Strides[I] read as the elementwise models do (`args['Input
+/// Strides'][i]`): an error, not None, when the trace has no such entry.
+llvm::Expected<PyValue> strideRequired(const OpDesc &Op, size_t I);
 llvm::Expected<std::string> typeAt(const OpDesc &Op, size_t I);
 llvm::Expected<std::string> concreteAt(const OpDesc &Op, size_t I);
 

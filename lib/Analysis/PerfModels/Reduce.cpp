@@ -49,7 +49,11 @@ llvm::Expected<PerfModelResult> pm::buildReduce(const OpDesc &Op) {
   R.BytesBwd = R.Bytes;
   R.Params = {{"num_input_elems", PyValue::integer(NIn)},
               {"num_output_elems", PyValue::integer(NOut)},
-              {"dtype_in_out", DtypeInOut},
-              {"reduce_type", PyValue::str(ReduceType)}};
+              {"dtype_in_out", DtypeInOut}};
+  // The reference sets reduce_type only on the branch that reads Input
+  // Dims (spec §5.9: 0/0/(None, None) without them): no reduce_type param,
+  // and no 'param: reduce_type' column from such a row alone.
+  if (!Op.InputDims.empty())
+    R.Params.push_back({"reduce_type", PyValue::str(ReduceType)});
   return R;
 }

@@ -3,9 +3,12 @@
 // Replicated reference quirk 14: Compute Spec is "vector_<c10 name
 // lower-cased>" (vector_bfloat16, not vector_bf16).
 //
-// Known gap: the reference segments fused names against ~970 vendored ATen
-// op names; we ship the subset below (ops with a FLOP cost plus common view /
-// copy ops). Unknown tokens are skipped.
+// The reference segments fused names against ~970 vendored ATen op names;
+// we ship the subset below: ops with a FLOP cost, and every zero-cost name
+// the shared traces' kernels use (xdit_sd_3.5 needs addmm, convolution,
+// cos, sin and _scaled_dot_product_flash_attention). A token of a name
+// outside the subset is skipped, so fused_ops can lack it (FLOPs cannot:
+// every costed op is listed).
 //
 //===----------------------------------------------------------------------===//
 #include "ModelUtil.h"
@@ -39,6 +42,9 @@ static int fusedOpCost(llvm::StringRef Op) {
       .Cases("threshold_backward", "sigmoid_backward", "gelu_backward", 0)
       .Cases("sum_to_size", "scalar_tensor", "arange", "iota", "bitwise_not", 0)
       .Cases("bitwise_and", "bitwise_or", "bitwise_xor", 0)
+      // Not in the reference's FLOP table (0 per element there).
+      .Cases("addmm", "convolution", "cos", "sin", 0)
+      .Case("_scaled_dot_product_flash_attention", 0)
       .Default(-1);
 }
 
@@ -147,7 +153,7 @@ llvm::Expected<PerfModelResult> pm::buildTriton(const OpDesc &Op) {
   }
   int64_t Bytes = 0;
   std::optional<int64_t> FirstBpe;
-  std::string FirstType;
+  std::string SpecType;
   for (size_t I = 0; I < Op.InputDims.size() && I < Op.InputTypes.size(); ++I) {
     llvm::StringRef T = Op.InputTypes[I];
     if (T == "Scalar" || !Op.InputDims[I].truthy())
@@ -156,10 +162,10 @@ llvm::Expected<PerfModelResult> pm::buildTriton(const OpDesc &Op) {
     if (!S)
       return S.takeError();
     int64_t B = tritonDtypeBytes(c10Name(T));
-    if (!FirstBpe) {
+    if (!FirstBpe)
       FirstBpe = B;
-      FirstType = c10Name(T).str();
-    }
+    if (SpecType.empty() && B > 0)
+      SpecType = c10Name(T).str();
     Bytes += prod(*S) * B;
   }
   if (!Reduction && FirstBpe)
@@ -169,11 +175,14 @@ llvm::Expected<PerfModelResult> pm::buildTriton(const OpDesc &Op) {
   R.Category = "triton";
   R.Flops = static_cast<double>(PerElem * XNumel * RNumel);
   R.Bytes = static_cast<double>(Bytes);
-  // A type the byte table does not know (the trace's 'int', 'long int',
-  // 'bool') gets no spec either: b200's triton_poi_..._sub_0 has Compute
-  // Spec '' in the reference.
-  if (!FirstType.empty() && FirstBpe && *FirstBpe > 0)
-    R.ComputeSpec = "vector_" + llvm::StringRef(FirstType).lower();
+  // The spec's precision is the first input type the byte table knows:
+  // ('float', 'c10::BFloat16') gives vector_bfloat16 (xdit_sd_3.5
+  // triton_poi_fused__to_copy_cat_slice_1), while the pointwise byte term
+  // above still uses the first input's size (0 for 'float': its Data Moved
+  // is the bf16 input alone). With no known type ('int', 'long int',
+  // 'bool': b200 triton_poi_..._sub_0; 'float' only) the spec is ''.
+  if (!SpecType.empty())
+    R.ComputeSpec = "vector_" + llvm::StringRef(SpecType).lower();
   R.HasBwd = false;
   R.Params = {{"fused_ops", PyValue::str(llvm::join(Qualified, ", "))},
               {"xnumel", PyValue::integer(XNumel)},

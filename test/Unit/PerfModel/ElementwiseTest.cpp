@@ -83,6 +83,12 @@ TEST(Elementwise, BroadcastByHand) {
   Op.Name = "aten::mul";
   Op.InputDims = {PyValue::intTuple({4, 1, 3}), PyValue::intTuple({2, 1})};
   Op.InputTypes = {"c10::Half", "float"};
+  // The model indexes Input Strides like the reference: without them it
+  // raises (the unified row keeps Kernel Time only).
+  auto NoStrides = buildPerfModel(Op);
+  EXPECT_FALSE(!!NoStrides);
+  llvm::consumeError(NoStrides.takeError());
+  Op.InputStrides = {PyValue::intTuple({3, 3, 1}), PyValue::intTuple({1, 1})};
   PerfModelResult R = model(Op);
   EXPECT_EQ(R.Flops, 24);
   // 12*2 + 2*4 + 24*max(2,4)
@@ -104,6 +110,7 @@ TEST(Elementwise, ReplicationPadByHand) {
   Op.Name = "aten::replication_pad2d";
   Op.InputDims = {PyValue::intTuple({1, 1, 4, 4}), PyValue::list({})};
   Op.InputTypes = {"float", "ScalarList"};
+  Op.InputStrides = {PyValue::intTuple({16, 16, 4, 1}), PyValue::list({})};
   Op.ConcreteInputs = {"", "[1, 2, 3, 0]"};
   PerfModelResult R = model(Op);
   EXPECT_EQ(R.Flops, 49);

@@ -67,3 +67,48 @@ TEST(Triton, NotModelableWithoutIntegers) {
   EXPECT_FALSE(!!R);
   llvm::consumeError(R.takeError());
 }
+
+// inference/xdit_sd_3.5/perf_csvs/unified_perf_summary.csv,
+// triton_poi_fused__to_copy_cat_slice_1, types ('float', 'c10::BFloat16',
+// 'Scalar'): Compute Spec from the first type the byte table knows
+// (vector_bfloat16); bytes = 0 (float) + 2*256*2 (bf16) + 0*512 (first
+// bpe, float's 0, times xnumel) = 1024 -> 0.0009765625 MB, GFLOPS 0.0.
+TEST(Triton, SpecFromFirstKnownType) {
+  OpDesc Op = makeOp("triton_poi_fused__to_copy_cat_slice_1",
+                     "[[2, 256], [2, 256], []]",
+                     "['float', 'c10::BFloat16', 'Scalar']", "",
+                     "['', '', '512']");
+  PerfModelResult R = model(Op);
+  PerfMetrics M = fwdMetrics(R);
+  EXPECT_EQ(M.ComputeSpec, "vector_bfloat16");
+  EXPECT_EQ(pyRepr(M.DataMovedMB), "0.0009765625");
+  EXPECT_EQ(pyRepr(M.GFLOPS), "0.0");
+  // Only 'float' inputs (triton_poi_fused_arange_..._0 of the same file):
+  // no spec, and cos / sin are fused ops of cost 0: (div 1 + exp 4 +
+  // mul 1) * 512 = 3072 flops -> 3.072e-06 GFLOPS.
+  OpDesc F = makeOp("triton_poi_fused_arange_cat_cos_div_exp_mul_sin_unsqueeze_0",
+                    "[[2], [2, 256], []]", "['float', 'float', 'Scalar']", "",
+                    "['', '', '512']");
+  PerfModelResult RF = model(F);
+  PerfMetrics MF = fwdMetrics(RF);
+  EXPECT_EQ(MF.ComputeSpec, "");
+  EXPECT_EQ(pyRepr(MF.GFLOPS), "3.072e-06");
+  EXPECT_EQ(pyRepr(PyValue::dict(RF.Params)),
+            "{'fused_ops': 'aten.arange, aten.cat, aten.cos, aten.div, "
+            "aten.exp, aten.mul, aten.sin, aten.unsqueeze', 'xnumel': 512, "
+            "'rnumel': 1}");
+}
+
+// Same file, triton_poi_fused_addmm_gelu_view_15: the reference keeps
+// aten.addmm (cost 0): gelu 8 * 79691776 flops.
+TEST(Triton, FusedAddmmKept) {
+  OpDesc Op = makeOp("triton_poi_fused_addmm_gelu_view_15",
+                     "[[2, 4096, 9728], [9728], []]",
+                     "['c10::BFloat16', 'c10::BFloat16', 'Scalar']", "",
+                     "['', '', '79691776']");
+  PerfModelResult R = model(Op);
+  EXPECT_EQ(pyRepr(PyValue::dict(R.Params)),
+            "{'fused_ops': 'aten.addmm, aten.gelu, aten.view', 'xnumel': "
+            "79691776, 'rnumel': 1}");
+  EXPECT_EQ(pyRepr(fwdMetrics(R).GFLOPS), "0.637534208");
+}

@@ -160,7 +160,7 @@ TEST(CallStack, SeveralKernels) {
   EXPECT_EQ(callStackFull(*T, T->subtreeGpuEvents(Foo)),
             "['aten::foo', ['k1'], ['aten::bar', 'k2']]");
   EXPECT_EQ(callStackFull(*T, {}), "Not found");
-  EXPECT_EQ(entryPoint(*T, Foo), "Not found");
+  EXPECT_EQ(entryPoint("aten::foo", callStackFull(*T, {})), "Not found");
   // Subtree kernels follow children order, through every category.
   std::vector<EventId> K = subtreeKernels(*T, Foo);
   ASSERT_EQ(K.size(), 2u);
@@ -195,8 +195,8 @@ TEST(CallStack, ReferenceFrameRules) {
   ASSERT_TRUE(static_cast<bool>(T)) << llvm::toString(T.takeError());
   EXPECT_TRUE(isStackPythonFrame("nn.Module: Linear_0"));
   EXPECT_FALSE(isStackPythonFrame("train_ddp.py(184): <module>"));
-  EXPECT_TRUE(isDispatchFrame("torch/_ops.py(1244): __call__"));
-  EXPECT_FALSE(isDispatchFrame("torch/nn/modules/linear.py(124): forward"));
+  EXPECT_TRUE(isEntryWrapperFrame("torch/_ops.py(1244): __call__"));
+  EXPECT_FALSE(isEntryWrapperFrame("torch/nn/modules/linear.py(124): forward"));
   EventId Foo = NoEvent, Moe = NoEvent, K1 = NoEvent, K2 = NoEvent;
   for (EventId E = 0, N = T->size(); E < N; ++E) {
     llvm::StringRef Name = T->name(E);
@@ -215,10 +215,48 @@ TEST(CallStack, ReferenceFrameRules) {
             "['pkg/mod.py(5): _prepared_mask', "
             "'torch/utils/_device.py(100): __torch_function__', 'ns::foo', "
             "'k_1x4']");
-  EXPECT_EQ(entryPoint(*T, Foo, K1), "pkg/mod.py(5): _prepared_mask");
-  EXPECT_EQ(entryPoint(*T, Moe, K2), "vllm/layer.py(7): moe");
-  EXPECT_EQ(entryPoint(*T, Moe), "Not found");
+  // ns::foo_2's frame is 'ns::foo' (trailing _2 dropped to find it); the
+  // __torch_function__ frame above it is a wrapper.
+  EXPECT_EQ(entryPoint("ns::foo_2", callStackFull(*T, {K1})),
+            "pkg/mod.py(5): _prepared_mask");
+  EXPECT_EQ(entryPoint("vllm::moe", callStackFull(*T, {K2})),
+            "vllm/layer.py(7): moe");
+  EXPECT_EQ(entryPoint("vllm::moe", "Not found"), "Not found");
+  EXPECT_EQ(entryPoint("aten::mm", "['a/b.py(1): f', 'aten::bmm', 'k']"),
+            "Not found");
   EXPECT_EQ(kernelOnlyStack(*T, K2), "['moe_k']");
+}
+
+// The reference's entry_point rule on call stacks written by hand
+// (tracelens-inference §A.6). xdit_sd_3.5's aten::copy_ under a peft
+// wrapper: `wrapper` is a wrapper function, so the dynamo frame above it
+// is the entry point (the reference's value); dynamo frames are not
+// skipped.
+TEST(CallStack, EntryPointReferenceRule) {
+  EXPECT_EQ(entryPoint("aten::copy_",
+                       "['m/run.py(9): main', "
+                       "'torch/_dynamo/eval_frame.py(1039): _fn', "
+                       "'diffusers/utils/peft_utils.py(292): wrapper', "
+                       "'nn.Module: Linear', "
+                       "'torch/nn/modules/module.py(1773): _call_impl', "
+                       "'aten::copy_', 'k']"),
+            "torch/_dynamo/eval_frame.py(1039): _fn");
+  // Inward: the local name is a case-insensitive substring of the
+  // function part (after the last '): '), searched in the flattened tails.
+  EXPECT_EQ(entryPoint("vllm::Moe_Forward",
+                       "['a/x.py(1): f', 'vllm::Moe_Forward', "
+                       "['b/y.py(2): g', 'k1'], "
+                       "['l/layer.py(3): moe_forward_impl', 'k2']]"),
+            "l/layer.py(3): moe_forward_impl");
+  // The last frame equal to the name counts; frames without '.py' and
+  // pybind11 / triton backend frames are skipped outward.
+  EXPECT_EQ(entryPoint("aten::mm",
+                       "['p/q.py(4): h', 'aten::mm', "
+                       "'pybind11_builtins.py(1): x', "
+                       "'triton/backends/amd/driver.py(634): __call__', "
+                       "'aten::mm', 'k']"),
+            "p/q.py(4): h");
+  EXPECT_EQ(entryPoint("aten::mm", "not a literal"), "Not found");
 }
 
 } // namespace
