@@ -91,7 +91,10 @@ def module(name, kernels):
         ts = start + 5 + 40 * i
         args = {}
         if dims:
-            args = {"Input Dims": dims, "Input type": ["float"] * len(dims)}
+            # Contiguous strides: the elementwise models index them.
+            strides = [[d[1], 1] for d in dims]
+            args = {"Input Dims": dims, "Input type": ["float"] * len(dims),
+                    "Input Strides": strides}
         t.op(op, ts, 30, **args)
         t.kernel(kname, ts + 1, 10000 + clock[0] * 0 + len(t.ev) * 0 + gpu[0], dur)
         gpu[0] += dur + 10
