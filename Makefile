@@ -59,6 +59,7 @@ build: configure
 demo: build
 	./$(BUILD)/bin/tl-opt --pass-pipeline=system,compute $(SAMPLE) -o $(DEMO_OUT)
 	@echo "demo: report written to $(DEMO_OUT)/analysis.md (findings: $(DEMO_OUT)/findings.json)"
+	@echo "demo: open $(abspath $(DEMO_OUT))/analysis.html in a browser"
 
 check: build
 	@bash scripts/check.sh $(BUILD)

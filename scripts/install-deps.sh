@@ -6,7 +6,10 @@ set -euo pipefail
 PKGS=(cmake ninja-build g++ make python3 git
       llvm-19-dev llvm-19-tools
       libyaml-cpp-dev rapidjson-dev libfmt-dev zlib1g-dev
-      libgtest-dev libgmock-dev)
+      libgtest-dev libgmock-dev
+      # Optional for the build (perf_report.xlsx is written only with it),
+      # and openpyxl reads it back in the tests.
+      libxlsxwriter-dev python3-openpyxl)
 # Optional extras for `make fuzz` / sanitizer builds / benchmarks / chart tests.
 if [[ "${TL_DEPS_EXTRA:-}" == 1 ]]; then
   PKGS+=(clang-19 libclang-rt-19-dev libbenchmark-dev chromium)

@@ -32,6 +32,9 @@ if os.path.isdir(config.tl_shared_traces):
     config.available_features.add("shared-traces")
 if not config.tl_sanitizer:
     config.available_features.add("no-sanitizer")
+# perf_report.xlsx is written only when tl was built with libxlsxwriter.
+if getattr(config, "tl_have_xlsx", False):
+    config.available_features.add("xlsx")
 if "thread" in config.tl_sanitizer:
     config.available_features.add("tsan")
 if "address" in config.tl_sanitizer:

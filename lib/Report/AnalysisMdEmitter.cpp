@@ -8,6 +8,7 @@
 // reference's validator and ours (`tl-opt --validate-report`) accept it.
 //
 //===----------------------------------------------------------------------===//
+#include "AnalysisMarkdown.h"
 #include "Compare/ComparativeMarkdown.h"
 #include "PItemMarkdown.h"
 #include "Prose.h"
@@ -85,6 +86,11 @@ public:
                                [&](raw_ostream &OS) {
                                  render(OS, Ctx, M, Q, W);
                                });
+  }
+
+  void render(raw_ostream &OS, const ReportContext &Ctx,
+              const ReportModel &M) {
+    render(OS, Ctx, M, Ctx.AM.get<TraceQuality>(), Ctx.AM.get<WorkloadInfo>());
   }
 
 private:
@@ -301,6 +307,12 @@ void AnalysisMdEmitter::render(raw_ostream &OS, const ReportContext &Ctx,
 }
 
 } // namespace
+
+void renderAnalysisMarkdown(raw_ostream &OS, const ReportContext &Ctx,
+                            const ReportModel &M) {
+  AnalysisMdEmitter E;
+  E.render(OS, Ctx, M);
+}
 
 std::unique_ptr<Emitter> createAnalysisMdEmitter() {
   return std::make_unique<AnalysisMdEmitter>();

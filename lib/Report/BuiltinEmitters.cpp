@@ -11,6 +11,9 @@
 namespace tl {
 
 std::unique_ptr<Emitter> createPerfSheetsEmitter();
+#ifdef TL_HAVE_XLSXWRITER
+std::unique_ptr<Emitter> createXlsxEmitter();
+#endif
 
 void registerBuiltinEmitters(EmitterRegistry &Registry) {
   Registry.add(createFindingsJsonEmitter());
@@ -18,11 +21,15 @@ void registerBuiltinEmitters(EmitterRegistry &Registry) {
   Registry.add(createReferenceDataEmitter());
   Registry.add(createChartEmitter());
   Registry.add(createAnalysisMdEmitter());
+  Registry.add(createHtmlReportEmitter());
   Registry.add(createAgentFindingsEmitter());
   Registry.add(createPerfReportCsvEmitter());
   Registry.add(createPerfSheetsEmitter());
   Registry.add(createCriticalPathEmitter());
   Registry.add(createMemoryTimelineEmitter());
+#ifdef TL_HAVE_XLSXWRITER
+  Registry.add(createXlsxEmitter());
+#endif
 }
 
 } // namespace tl

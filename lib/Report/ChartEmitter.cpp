@@ -9,6 +9,7 @@
 //                              per stream.
 //
 //===----------------------------------------------------------------------===//
+#include "Charts.h"
 #include "ReportUtil.h"
 
 #include "tl/Analysis/AnalysisManager.h"
@@ -297,28 +298,39 @@ void writeTimeline(raw_ostream &OS, const Trace &T, const GpuTimeline &TL,
   OS << "</g>\n</svg>\n";
 }
 
+std::string chartSubject(const ReportContext &Ctx) {
+  const WorkloadInfo &W = Ctx.AM.get<WorkloadInfo>();
+  const auto &Arch = Ctx.AM.options().Arch;
+  return W.title() + " on " + (Arch ? Arch->Name : "GPU");
+}
+
 class ChartEmitter final : public Emitter {
 public:
   StringRef name() const override { return "charts"; }
   Error emit(const ReportContext &Ctx) override {
     ReportModel M = ReportModel::build(Ctx);
-    const WorkloadInfo &W = Ctx.AM.get<WorkloadInfo>();
-    const auto &Arch = Ctx.AM.options().Arch;
-    std::string Who = W.title() + " on " + (Arch ? Arch->Name : "GPU");
     if (Error E = writeFileAtomically(
             Ctx.OutputDir, "performance_breakdown.svg", [&](raw_ostream &OS) {
-              writeBreakdown(OS, M, Who + " — Performance Breakdown");
+              renderBreakdownSvg(OS, Ctx, M);
             }))
       return E;
     return writeFileAtomically(
-        Ctx.OutputDir, "gpu_timeline.svg", [&](raw_ostream &OS) {
-          writeTimeline(OS, Ctx.T, Ctx.AM.get<GpuTimeline>(),
-                        Who + " — GPU Timeline");
-        });
+        Ctx.OutputDir, "gpu_timeline.svg",
+        [&](raw_ostream &OS) { renderTimelineSvg(OS, Ctx); });
   }
 };
 
 } // namespace
+
+void renderBreakdownSvg(raw_ostream &OS, const ReportContext &Ctx,
+                        const ReportModel &M) {
+  writeBreakdown(OS, M, chartSubject(Ctx) + " — Performance Breakdown");
+}
+
+void renderTimelineSvg(raw_ostream &OS, const ReportContext &Ctx) {
+  writeTimeline(OS, Ctx.T, Ctx.AM.get<GpuTimeline>(),
+                chartSubject(Ctx) + " — GPU Timeline");
+}
 
 std::unique_ptr<Emitter> createChartEmitter() {
   return std::make_unique<ChartEmitter>();

@@ -20,6 +20,8 @@ std::unique_ptr<Emitter> createAnalysisMdEmitter();
 std::unique_ptr<Emitter> createReferenceDataEmitter();
 /// performance_breakdown.svg and gpu_timeline.svg.
 std::unique_ptr<Emitter> createChartEmitter();
+/// analysis.html: analysis.md for a browser, one self-contained file.
+std::unique_ptr<Emitter> createHtmlReportEmitter();
 /// category_findings/<cat>_findings.md, system_findings/<agent>_findings.md.
 std::unique_ptr<Emitter> createAgentFindingsEmitter();
 /// critical_path.json (spec critical-path.md §6.6).

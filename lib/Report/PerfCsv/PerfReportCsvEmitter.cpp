@@ -205,14 +205,14 @@ CsvTable tl::collAnalysisTable(const CollectiveSummary &CS) {
   return Tab;
 }
 
-llvm::Error tl::writePerfCsvTables(const Trace &T, AnalysisManager &AM,
-                                   llvm::StringRef Dir) {
+std::vector<std::pair<std::string, CsvTable>>
+tl::perfReportTables(const Trace &T, AnalysisManager &AM) {
   const GpuTimeline &TL = AM.get<GpuTimeline>();
+  std::vector<std::pair<std::string, CsvTable>> Out;
   // The reference stops with "No GPU events found in the trace".
   if (!TL.hasGpuEvents())
-    return llvm::Error::success();
+    return Out;
   bool GpuOnly = T.eventsOfKind(EventKind::CpuOp).empty();
-  std::vector<std::pair<std::string, CsvTable>> Out;
   if (AM.options().DetectRecompute) {
     // Separate timelines over the non-recompute and recompute GPU events;
     // False rows first (an empty half is left out).
@@ -250,14 +250,21 @@ llvm::Error tl::writePerfCsvTables(const Trace &T, AnalysisManager &AM,
   if (!GpuOnly)
     Out.emplace_back("coll_analysis",
                      collAnalysisTable(AM.get<CollectiveSummary>()));
+  llvm::erase_if(Out, [](const std::pair<std::string, CsvTable> &NT) {
+    bool Always =
+        NT.first == "gpu_timeline" ||
+                  llvm::StringRef(NT.first).starts_with("short_kernel");
+    return NT.second.empty() && !Always;
+  });
+  return Out;
+}
+
+llvm::Error tl::writePerfCsvTables(const Trace &T, AnalysisManager &AM,
+                                   llvm::StringRef Dir) {
   llvm::Error Err = llvm::Error::success();
-  for (auto &[Name, Tab] : Out) {
-    bool Always = Name == "gpu_timeline" || Name.starts_with("short_kernel");
-    if (Tab.empty() && !Always)
-      continue;
+  for (auto &[Name, Tab] : perfReportTables(T, AM))
     Err = llvm::joinErrors(std::move(Err),
                            writeCsvTable(Dir, Name + ".csv", Tab));
-  }
   return Err;
 }
 

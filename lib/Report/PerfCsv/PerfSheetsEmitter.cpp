@@ -48,15 +48,11 @@ public:
     if (std::error_code EC = llvm::sys::fs::create_directories(Dir))
       return llvm::createStringError(EC, "cannot create '%s': %s",
                                      Dir.c_str(), EC.message().c_str());
-    const AnalysisOptions &O = Ctx.AM.options();
-    const auto &U = Ctx.AM.get<UnifiedPerfTable>();
-    TextTable UT = U.toTable(O.Arch.has_value(), O.IncludeCallStack);
-    if (O.Reference) // tl-opt --compare: TraceDiff columns
-      addComparativeColumns(UT, Ctx.T, U, Ctx.AM.get<TraceDiff>());
-    if (!UT.Rows.empty())
-      if (llvm::Error E = writeTable(Dir, UT))
+    PerfSheetTables Tabs = perfSheetTables(Ctx);
+    if (Tabs.Unified)
+      if (llvm::Error E = writeTable(Dir, *Tabs.Unified))
         return E;
-    for (const TextTable &S : Ctx.AM.get<PerfSheets>().sheets())
+    for (const TextTable &S : Tabs.Sheets)
       if (llvm::Error E = writeTable(Dir, S))
         return E;
     return llvm::Error::success();
@@ -66,6 +62,21 @@ public:
 } // namespace
 
 namespace tl {
+PerfSheetTables perfSheetTables(const ReportContext &Ctx) {
+  PerfSheetTables Out;
+  if (Ctx.T.eventsOfKind(EventKind::CpuOp).empty())
+    return Out;
+  const AnalysisOptions &O = Ctx.AM.options();
+  const auto &U = Ctx.AM.get<UnifiedPerfTable>();
+  TextTable UT = U.toTable(O.Arch.has_value(), O.IncludeCallStack);
+  if (O.Reference) // tl-opt --compare: TraceDiff columns
+    addComparativeColumns(UT, Ctx.T, U, Ctx.AM.get<TraceDiff>());
+  if (!UT.Rows.empty())
+    Out.Unified = std::move(UT);
+  Out.Sheets = Ctx.AM.get<PerfSheets>().sheets();
+  return Out;
+}
+
 std::unique_ptr<Emitter> createPerfSheetsEmitter() {
   return std::make_unique<PerfSheetsEmitter>();
 }

@@ -8,7 +8,8 @@
 //                  "impact": [low, mid, high] | "heuristic",
 //                  "evidence": [{"title": "", "columns": [..], "rows": [[..]]}],
 //                  "action": "...", "mechanism": "...", "expect": "...",
-//                  "ops": ["aten::mm"], "severity": "high", "notes": [".."]}],
+//                  "ops": ["aten::mm"], "kernels": ["k"], "events": [uid],
+//                  "severity": "high", "notes": [".."]}],
 //    "artifacts": {"category_data/gemm_metrics.json": {...}}}
 //
 // Metric keys are emitted in sorted order; integral JSON numbers become
@@ -123,6 +124,12 @@ public:
         if (const json::Array *Ops = F->getArray("ops"))
           for (const json::Value &O : *Ops)
             B.op(O.getAsString().value_or(""));
+        if (const json::Array *Ks = F->getArray("kernels"))
+          for (const json::Value &K : *Ks)
+            B.kernel(K.getAsString().value_or(""));
+        if (const json::Array *Es = F->getArray("events"))
+          for (const json::Value &E : *Es)
+            B.event(E.getAsUINT64().value_or(0));
         if (const json::Array *Ns = F->getArray("notes"))
           for (const json::Value &N : *Ns)
             B.note(N.getAsString().value_or(""));
