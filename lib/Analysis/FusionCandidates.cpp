@@ -34,7 +34,9 @@ namespace {
 constexpr StringRef NormMarkers[] = {"batchnorm", "layernorm", "groupnorm",
                                      "instancenorm", "rmsnorm"};
 
-KernelPerfLookup::Shape shapeOfArg(const ArgValue &Dims) {
+} // namespace
+
+KernelPerfLookup::Shape tl::fusionFirstShape(const ArgValue &Dims) {
   if (!Dims.isArray() || Dims.size() == 0)
     return std::nullopt;
   ArgValue F = Dims[0];
@@ -45,6 +47,8 @@ KernelPerfLookup::Shape shapeOfArg(const ArgValue &Dims) {
     S.push_back(F[I].getInt());
   return S;
 }
+
+namespace {
 
 KernelPerfLookup::Shape shapeOfLiteral(StringRef Text) {
   llvm::Expected<PyValue> V = parsePyLiteral(Text);
@@ -219,6 +223,7 @@ FusionCandidates::FusionCandidates(const Trace &T, AnalysisManager &AM) {
         continue;
       FusionCandidate &C = Module[Slot.second];
       ++C.InstanceCount;
+      C.Instances.push_back(E);
       C.TotalKernelTimeUs += SubtreeKernelTime(Gpu);
       continue;
     }
@@ -301,8 +306,9 @@ FusionCandidates::FusionCandidates(const Trace &T, AnalysisManager &AM) {
     ArgValue Dims = T.args(E).get("Input Dims");
     if (!Dims.isNull()) {
       C.InputDimsJson = Dims.toJson();
-      C.FirstShape = shapeOfArg(Dims);
+      C.FirstShape = fusionFirstShape(Dims);
     }
+    C.Instances.push_back(E);
     Slot.second = Module.size();
     Module.push_back(std::move(C));
   }
@@ -360,6 +366,10 @@ FusionCandidates::FusionCandidates(const Trace &T, AnalysisManager &AM) {
     if (auto It = SibSeen.find(Base); It != SibSeen.end()) {
       ++Sib[It->second].InstanceCount;
       Sib[It->second].TotalKernelTimeUs += Sum;
+      Sib[It->second].Instances.push_back(P);
+      std::vector<EventId> &SK = Sib[It->second].SiblingKernels.emplace_back();
+      for (EventId E : Ch)
+        SK.push_back(T.subtreeGpuEvents(E)[0]);
       continue;
     }
     FusionCandidate C;
@@ -383,8 +393,12 @@ FusionCandidates::FusionCandidates(const Trace &T, AnalysisManager &AM) {
     ArgValue Dims = T.args(P).get("Input Dims");
     if (!Dims.isNull()) {
       C.InputDimsJson = Dims.toJson();
-      C.FirstShape = shapeOfArg(Dims);
+      C.FirstShape = fusionFirstShape(Dims);
     }
+    C.Instances.push_back(P);
+    std::vector<EventId> &SK = C.SiblingKernels.emplace_back();
+    for (EventId E : Ch)
+      SK.push_back(T.subtreeGpuEvents(E)[0]);
     SibSeen[Base] = Sib.size();
     Sib.push_back(std::move(C));
   }

@@ -7,6 +7,7 @@
 
 #include "tl/Analysis/AnalysisManager.h"
 #include "tl/Analysis/Compare/ComparativeFusion.h"
+#include "tl/Analysis/FusionInstances.h"
 #include "tl/Analysis/GpuTimeline.h"
 #include "tl/Support/PyFormat.h"
 
@@ -35,6 +36,7 @@ struct EKernel {
   const FusionKernel *K;
   std::string ComputeSpec;
   std::optional<double> DataMovedMB, Gflops;
+  std::optional<double> DataInMB, DataOutMB;
   bool Modelled = false;
   bool matrix() const {
     std::string Up = StringRef(K->Type).upper();
@@ -129,6 +131,73 @@ double tl::roofLineSavingsUs(llvm::ArrayRef<RooflineKernel> G,
   return std::max(0.0, All - Fused - Unmodelled);
 }
 
+namespace {
+
+/// §6.10 step 6 over one instance: sub-groups split at every matrix kernel;
+/// a group with a matrix kernel saves its other kernels' time (epilogue),
+/// a group without one saves time over its roofline. Dur overrides the
+/// kernels' durations (empty = the candidate's first instance).
+double candidateSavingsUs(llvm::ArrayRef<EKernel> Ks, llvm::ArrayRef<double> Dur,
+                          const FusionParams &P, bool &AnyEpilogue) {
+  auto DurOf = [&](const EKernel *K) {
+    return Dur.empty() ? K->K->DurUs : Dur[K - Ks.data()];
+  };
+  std::vector<std::vector<const EKernel *>> Groups;
+  for (const EKernel &K : Ks) {
+    if (Groups.empty() || (K.matrix() && !Groups.back().empty()))
+      Groups.emplace_back();
+    Groups.back().push_back(&K);
+  }
+  double Savings = 0;
+  for (const auto &G : Groups) {
+    bool HasMat = llvm::any_of(G, [](auto *K) { return K->matrix(); });
+    bool HasNon = llvm::any_of(G, [](auto *K) { return !K->matrix(); });
+    if (HasMat && HasNon) {
+      AnyEpilogue = true;
+      for (const EKernel *K : G)
+        if (!K->matrix())
+          Savings += DurOf(K);
+    } else if (!HasMat) {
+      std::vector<RooflineKernel> RK;
+      for (const EKernel *K : G)
+        RK.push_back({DurOf(K), false, K->Modelled, K->DataInMB, K->DataOutMB,
+                      K->DataMovedMB, K->Gflops});
+      Savings += roofLineSavingsUs(RK, P);
+    }
+  }
+  return Savings;
+}
+
+/// The candidate's kernels with the perf data of one input shape.
+std::vector<EKernel> perfKernels(const FusionCandidate &C,
+                                 const KernelPerfLookup &Lookup,
+                                 const KernelPerfLookup::Shape &Shape,
+                                 bool Enriched) {
+  std::vector<EKernel> Ks;
+  for (const FusionKernel &K : C.Kernels) {
+    EKernel E{&K, "", std::nullopt, std::nullopt, std::nullopt, std::nullopt,
+              false};
+    if (Enriched) {
+      E.DataInMB = K.DataInMB;
+      E.DataOutMB = K.DataOutMB;
+    }
+    if (const KernelPerfEntry *PE = Lookup.find(K.Name, Shape)) {
+      E.DataMovedMB = PE->DataMovedMB;
+      E.Gflops = PE->Gflops;
+      E.ComputeSpec = PE->ComputeSpec;
+      if (!Enriched) {
+        E.DataInMB = PE->DataInMB;
+        E.DataOutMB = PE->DataOutMB;
+      }
+    }
+    E.Modelled = E.DataMovedMB.has_value();
+    Ks.push_back(E);
+  }
+  return Ks;
+}
+
+} // namespace
+
 FusionResult tl::estimateFusion(llvm::ArrayRef<FusionCandidate> Cands,
                                 const KernelPerfLookup &Lookup,
                                 const FusionParams &P) {
@@ -143,17 +212,7 @@ FusionResult tl::estimateFusion(llvm::ArrayRef<FusionCandidate> Cands,
   for (const FusionCandidate *C : Pre) {
     if (C->Kernels.size() < 2 || C->HasFusedKernel)
       continue;
-    std::vector<EKernel> Ks;
-    for (const FusionKernel &K : C->Kernels) {
-      EKernel E{&K, "", std::nullopt, std::nullopt, false};
-      if (const KernelPerfEntry *PE = Lookup.find(K.Name, C->FirstShape)) {
-        E.DataMovedMB = PE->DataMovedMB;
-        E.Gflops = PE->Gflops;
-        E.ComputeSpec = PE->ComputeSpec;
-      }
-      E.Modelled = E.DataMovedMB.has_value();
-      Ks.push_back(E);
-    }
+    std::vector<EKernel> Ks = perfKernels(*C, Lookup, C->FirstShape, true);
     size_t Modelled = llvm::count_if(Ks, [](auto &K) { return K.Modelled; });
     size_t Mat = llvm::count_if(Ks, [](auto &K) { return K.matrix(); });
     if (!Modelled || Mat == Ks.size())
@@ -174,31 +233,8 @@ FusionResult tl::estimateFusion(llvm::ArrayRef<FusionCandidate> Cands,
       Current += K.K->DurUs;
     if (Current <= 0)
       continue;
-    // Sub-groups, split at every matrix kernel.
-    std::vector<std::vector<const EKernel *>> Groups;
-    for (const EKernel &K : Ks) {
-      if (Groups.empty() || (K.matrix() && !Groups.back().empty()))
-        Groups.emplace_back();
-      Groups.back().push_back(&K);
-    }
-    double Savings = 0;
     bool AnyEpilogue = false;
-    for (const auto &G : Groups) {
-      bool HasMat = llvm::any_of(G, [](auto *K) { return K->matrix(); });
-      bool HasNon = llvm::any_of(G, [](auto *K) { return !K->matrix(); });
-      if (HasMat && HasNon) {
-        AnyEpilogue = true;
-        for (const EKernel *K : G)
-          if (!K->matrix())
-            Savings += K->K->DurUs;
-      } else if (!HasMat) {
-        std::vector<RooflineKernel> RK;
-        for (const EKernel *K : G)
-          RK.push_back({K->K->DurUs, false, K->Modelled, K->K->DataInMB,
-                        K->K->DataOutMB, K->DataMovedMB, K->Gflops});
-        Savings += roofLineSavingsUs(RK, P);
-      }
-    }
+    double Savings = candidateSavingsUs(Ks, {}, P, AnyEpilogue);
     double GapHigh = Savings / Current;
     double SavingsHighMs = Savings * C->InstanceCount / 1000;
     if (SavingsHighMs < P.MinSavingsMs)
@@ -238,6 +274,42 @@ FusionResult tl::estimateFusion(llvm::ArrayRef<FusionCandidate> Cands,
   }
   finishFusionResult(R);
   return R;
+}
+
+std::optional<MeasuredFusion>
+tl::measureFusionEstimate(const FusionEstimate &E,
+                          llvm::ArrayRef<FusionInstance> Instances,
+                          const KernelPerfLookup &Lookup,
+                          const FusionParams &P) {
+  if (!E.Candidate || Instances.empty())
+    return std::nullopt;
+  MeasuredFusion M;
+  double TimeUs = 0, SavingsUs = 0;
+  bool First = true;
+  for (const FusionInstance &I : Instances) {
+    std::vector<EKernel> Ks = perfKernels(*E.Candidate, Lookup, I.Shape, false);
+    bool AnyEpilogue = false;
+    double T = I.timeUs();
+    // Never more than the instance ran, whatever the model says.
+    double S = std::min(T, candidateSavingsUs(Ks, I.DurUs, P, AnyEpilogue));
+    TimeUs += T;
+    SavingsUs += S;
+    M.MinInstanceUs = First ? T : std::min(M.MinInstanceUs, T);
+    M.MaxInstanceUs = First ? T : std::max(M.MaxInstanceUs, T);
+    First = false;
+  }
+  M.InstanceCount = Instances.size();
+  M.TimeMs = TimeUs / 1000;
+  M.SavingsMs = SavingsUs / 1000;
+  if (P.BaselineMs > 0) {
+    double High = M.SavingsMs / P.BaselineMs * 100;
+    M.ImpactHigh = pyRound(High, 2);
+    M.ImpactLow = pyRound(0.75 * High, 2);
+    M.ImpactMid = pyRound(0.875 * High, 2);
+  }
+  M.Significant = M.SavingsMs >= P.MinSavingsMs &&
+                  M.ImpactHigh >= P.MinImpactPct;
+  return M;
 }
 
 void tl::finishFusionResult(FusionResult &R) {

@@ -32,6 +32,37 @@ using namespace llvm;
 namespace tl {
 namespace {
 
+/// The executive summary opens with the first findings of the one ranking
+/// across tiers (global_rank), each linked to its detailed block.
+void renderTopFindings(raw_ostream &OS, const ReportModel &M) {
+  std::vector<const PItem *> Order = M.globalOrder();
+  if (Order.empty())
+    return;
+  constexpr size_t Shown = 5;
+  OS << "**Top findings** (one ranking across the three tiers, largest "
+        "expected saving first):\n\n";
+  for (size_t I = 0; I < Order.size() && I < Shown; ++I) {
+    const PItem &P = *Order[I];
+    OS << P.GlobalRank << ". " << mdInline(P.F->Title) << " — "
+       << tierName(P.F->T) << " P" << P.Rank << ", ";
+    if (P.scored())
+      OS << "saves " << fixed(*P.Low, 2) << "–" << fixed(*P.High, 2)
+         << "% of end-to-end time";
+    else if (P.CoveredPct)
+      OS << "not quantified; covers " << fixed(*P.CoveredPct, 2)
+         << "% of end-to-end time";
+    else
+      OS << "not quantified";
+    OS << " ([details](#" << detailAnchor(P.F->T, P.Rank) << "))\n";
+  }
+  if (Order.size() > Shown)
+    OS << "\n" << Order.size() - Shown
+       << " more below; findings.json lists every finding with its "
+          "`global_rank`.\n";
+  OS << "\n";
+}
+
+
 /// The reference's tier label of a failed analysis: from the findings the
 /// pass emitted before failing, else from the system passes' names.
 StringRef failedTier(const ReportContext &Ctx, StringRef Pass) {
@@ -118,6 +149,7 @@ void AnalysisMdEmitter::render(raw_ostream &OS, const ReportContext &Ctx,
   if (Cmp) {
     renderComparativeSummaryTable(OS, Ctx, M);
   } else {
+    renderTopFindings(OS, M);
     OS << proseHook("report", "executive-summary", executiveSummaryProse(M))
        << "\n\n";
     OS << "| Metric | Value |\n|---|---|\n";

@@ -30,7 +30,8 @@ namespace tl {
 namespace {
 
 /// 2: report order, rank, score, trace, arch, utilization, quality.
-constexpr int64_t FindingsSchemaVersion = 2;
+/// 3: global_rank on every finding (one ranking across tiers).
+constexpr int64_t FindingsSchemaVersion = 3;
 
 void writeValue(json::OStream &J, const Value &V) {
   if (const double *D = std::get_if<double>(&V))
@@ -50,6 +51,7 @@ void writeFinding(json::OStream &J, const Finding &F, const PItem *P) {
     if (P) {
       J.attribute("rank", static_cast<int64_t>(P->Rank));
       J.attribute("p_item", (Twine("P") + Twine(P->Rank)).str());
+      J.attribute("global_rank", static_cast<int64_t>(P->GlobalRank));
     }
     J.attribute("pass", F.Pass);
     J.attribute("category", F.Category);

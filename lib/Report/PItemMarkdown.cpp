@@ -52,6 +52,24 @@ std::string mdCell(StringRef S) {
   return Out.empty() ? "—" : Out;
 }
 
+std::string mdInline(StringRef S) {
+  // Backslash-escape the characters CommonMark/GFM could read as inline
+  // markup (a `<...>` template would become an HTML tag, `_` emphasis,
+  // `[` a link); the renderer then shows the text exactly. Line-start
+  // markers (#, -, +) never occur here: the text follows other text.
+  std::string Out;
+  for (char C : S) {
+    if (C == '\n') {
+      Out += ' ';
+      continue;
+    }
+    if (StringRef("\\`*_[]<>|~&").contains(C))
+      Out += '\\';
+    Out += C;
+  }
+  return Out;
+}
+
 namespace {
 
 std::string valueText(const Value &V) {

@@ -85,6 +85,8 @@ std::string detailAnchor(Tier T, unsigned Number);
 
 /// A markdown table cell: `|` escaped, newlines as <br>, "—" when empty.
 std::string mdCell(llvm::StringRef S);
+/// S escaped for inline markdown: CommonMark/GFM render it exactly.
+std::string mdInline(llvm::StringRef S);
 
 void renderCard(llvm::raw_ostream &OS, const PItem &P, const ReportModel &M,
                 PItemPlacement Where = {});

@@ -164,6 +164,37 @@ ReportModel ReportModel::build(ArrayRef<Finding> Findings, Utilization U,
       P.Rank = ++Rank;
   }
 
+  // One ranking across tiers: the score a finding is placed by is its mid
+  // saving, or for an unscored one the share of time it covers (what
+  // fixing it can save at most).
+  std::vector<PItem *> All;
+  for (std::vector<PItem> &V : M.Items)
+    for (PItem &P : V) {
+      if (!P.scored()) {
+        if (std::optional<double> Pct =
+                numericMetric(*P.F, "percent_of_total"))
+          P.CoveredPct = *Pct;
+        else if (std::optional<double> Exp =
+                     numericMetric(*P.F, "exposed_percent_of_total"))
+          P.CoveredPct = *Exp;
+        else if (std::optional<double> Ms = numericMetric(*P.F, "time_ms");
+                 Ms && U.TotalMs > 0)
+          P.CoveredPct = *Ms / U.TotalMs * 100;
+      }
+      All.push_back(&P);
+    }
+  auto PlaceBy = [](const PItem *P) -> std::optional<double> {
+    return P->scored() ? P->Mid : P->CoveredPct;
+  };
+  std::stable_sort(All.begin(), All.end(), [&](const PItem *A, const PItem *B) {
+    std::optional<double> SA = PlaceBy(A), SB = PlaceBy(B);
+    if (SA.has_value() != SB.has_value())
+      return SA.has_value();
+    return SA && *SA > *SB;
+  });
+  for (size_t I = 0; I < All.size(); ++I)
+    All[I]->GlobalRank = I + 1;
+
   // Top-operations table: every quantified rollup (no top-6 cap), then the
   // unmodelled categories above 5 % of computation time.
   for (const CategoryRollup &R : M.Rollups) {
@@ -266,6 +297,17 @@ std::string ReportModel::displayName(StringRef Key) const {
   if (const CategoryInfo *C = category(Key))
     return C->DisplayName;
   return Key.str();
+}
+
+std::vector<const PItem *> ReportModel::globalOrder() const {
+  std::vector<const PItem *> Out;
+  for (const std::vector<PItem> &V : Items)
+    for (const PItem &P : V)
+      Out.push_back(&P);
+  llvm::sort(Out, [](const PItem *A, const PItem *B) {
+    return A->GlobalRank < B->GlobalRank;
+  });
+  return Out;
 }
 
 const PItem *ReportModel::itemFor(const Finding &F) const {

@@ -12,6 +12,7 @@
 #include "tl/Analysis/GpuTimeline.h"
 #include "tl/Analysis/LaunchStats.h"
 #include "tl/Analysis/OpCategory.h"
+#include "tl/Analysis/TraceQuality.h"
 #include "tl/IR/Trace.h"
 #include "tl/Pass/Pass.h"
 #include "tl/Pass/PassPlugin.h"
@@ -174,7 +175,24 @@ llvm::Error CpuIdlePass::run(const Trace &T, AnalysisManager &AM,
   double SSync = Share(LS.idleSyncUs()), SLaunch = Share(LS.idleLaunchUs()),
          SNone = Share(LS.idleNoHostUs());
   std::string Cause, Action, Mech, Expect;
-  if (SLaunch >= launchBoundShare && SLaunch >= SSync && SLaunch >= SNone) {
+  // A trace that already replays GPU graphs gets advice about what is left
+  // on the host, not "use graphs".
+  const TraceQuality::Counts &QC = AM.get<TraceQuality>().counts();
+  bool GraphReplay = QC.GraphLaunches > 0 && QC.GpuTime > 0 &&
+                     QC.GraphLaunchedTime >= 0.5 * QC.GpuTime;
+  if (SLaunch >= launchBoundShare && SLaunch >= SSync && SLaunch >= SNone &&
+      GraphReplay) {
+    Cause = "launch-bound between graph replays";
+    Action = "The step already replays GPU graphs (" +
+             std::to_string(QC.GraphLaunches) +
+             " graph launches): the idle is the host work between replays. "
+             "Shorten it: move sampling / scheduling off the critical path "
+             "or overlap it with the previous replay, and capture the "
+             "eager kernels still launched one by one into the graph.";
+    Mech = "host work between graph replays";
+    Expect = "shorter gaps between graph replays";
+  } else if (SLaunch >= launchBoundShare && SLaunch >= SSync &&
+             SLaunch >= SNone) {
     Cause = "launch-bound";
     Action = "Capture the steady-state step in a GPU graph so its " +
              std::to_string(LS.kernelCount()) +

@@ -56,6 +56,13 @@ struct FusionCandidate {
   /// args["Input Dims"] as JSON text ("" = null) and its first shape.
   std::string InputDimsJson;
   std::optional<std::vector<int64_t>> FirstShape;
+  /// Every event counted in InstanceCount: the module events (module pass)
+  /// or the parents whose leaf children form the sequence (sibling
+  /// sequences). The reference multiplies the first instance by the count;
+  /// tl's own estimate measures each (FusionInstances.h).
+  std::vector<EventId> Instances;
+  /// Sibling sequences: each instance's kernels (one per leaf child).
+  std::vector<std::vector<EventId>> SiblingKernels;
 };
 
 /// Perf data of one (kernel name, first input shape) from the unified perf
@@ -114,6 +121,9 @@ void writeFusionIdentity(llvm::json::OStream &J, const FusionCandidate &C);
 void writeFusionComposition(llvm::json::OStream &J, const FusionCandidate &C);
 /// ... and input_dims (null when the ops carried no shapes).
 void writeFusionInputDims(llvm::json::OStream &J, const FusionCandidate &C);
+
+/// The first shape of an "Input Dims" argument ([[d0, d1, ...], ...]).
+std::optional<std::vector<int64_t>> fusionFirstShape(const ArgValue &Dims);
 
 /// `nn.Module: X_3` -> `X`; `f.py(1): g` unchanged (trailing _<digits> cut).
 std::string fusionBaseName(llvm::StringRef Name);

@@ -70,6 +70,26 @@ struct FusionResult {
   std::vector<std::pair<std::string, std::string>> HighConfidenceMap;
 };
 
+struct FusionInstance;
+
+/// tl's own figures for an estimate (the report's; the reference-compatible
+/// kernel_fusion_metrics.json keeps E's): the instances that occur, each
+/// with its own kernel durations and shape, savings capped at each
+/// instance's time, impacts from the sum (low/mid/high = 0.75/0.875/1 of
+/// the savings, as §6.10).
+struct MeasuredFusion {
+  uint64_t InstanceCount = 0;
+  double TimeMs = 0, SavingsMs = 0;
+  double ImpactLow = 0, ImpactMid = 0, ImpactHigh = 0;
+  double MinInstanceUs = 0, MaxInstanceUs = 0;
+  /// Still above the pass's thresholds (min savings, min high impact).
+  bool Significant = false;
+};
+std::optional<MeasuredFusion>
+measureFusionEstimate(const FusionEstimate &E,
+                      llvm::ArrayRef<FusionInstance> Instances,
+                      const KernelPerfLookup &Lookup, const FusionParams &P);
+
 FusionResult estimateFusion(llvm::ArrayRef<FusionCandidate> Cands,
                             const KernelPerfLookup &Lookup,
                             const FusionParams &P);

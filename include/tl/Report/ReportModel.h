@@ -60,6 +60,13 @@ struct PItem {
   const Finding *F = nullptr;
   /// 1..n within its tier; the P-number of analysis.md.
   unsigned Rank = 0;
+  /// 1..N over every tier (findings.json `global_rank`): by expected saving
+  /// (mid impact), an unscored finding by the share of E2E time it covers
+  /// (`percent_of_total`, else `time_ms`); ties keep tier order (compute,
+  /// fusion, system) and tier rank. docs/ReportFormat.md, "Ranking".
+  unsigned GlobalRank = 0;
+  /// The share of E2E time an unscored finding covers (percent), if known.
+  std::optional<double> CoveredPct;
   /// Reference category key (compute tier) or the finding's category.
   std::string CategoryKey;
   /// Rank of the finding inside its category (metric `rank`, else emission
@@ -109,6 +116,8 @@ public:
 
   /// Ranked P-items of one tier.
   llvm::ArrayRef<PItem> items(Tier T) const { return Items[unsigned(T)]; }
+  /// Every P-item in global-rank order.
+  std::vector<const PItem *> globalOrder() const;
   /// The P-item of a finding (null if the finding is not ranked).
   const PItem *itemFor(const Finding &F) const;
 

@@ -112,3 +112,16 @@ module("Partial_0", [("aten::add", EW, 101, X), ("aten::relu", "relu_kernel_a", 
 module("LinearNorm_0", [("aten::mm", "sgemm_64x64_nn", 98, X), ("aten::native_layer_norm", "vectorized_layer_norm_kernel", 98, None)])
 module("Small_0", [("aten::add", EW, 1, X), ("aten::mul", MUL, 1, X)])
 t.save("kernel-fusion.json", "")
+
+# fusion-instances: three instances of one module name. Chain_0 and Chain_1
+# run the same add/mul/add sequence with different kernel times (300 us and
+# 30 us); Chain_2 runs add/sub, so it is not an instance of that sequence.
+# E2E = 300 + 30 + 100 kernel us + 7 gaps of 10 us = 500 us.
+t = T()
+clock = [0]
+gpu = [0]
+SUB = "void at::native::vectorized_elementwise_kernel<4, at::native::CUDAFunctor_sub<float> >"
+module("Chain_0", [("aten::add", EW, 100, X), ("aten::mul", MUL, 100, X), ("aten::add", EW, 100, X)])
+module("Chain_1", [("aten::add", EW, 10, X), ("aten::mul", MUL, 10, X), ("aten::add", EW, 10, X)])
+module("Chain_2", [("aten::add", EW, 50, X), ("aten::sub", SUB, 50, X)])
+t.save("fusion-instances.json", "")
