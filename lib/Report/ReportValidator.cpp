@@ -12,6 +12,8 @@
 
 #include "ReportUtil.h"
 
+#include "tl/Support/NumberFormat.h"
+
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
@@ -240,6 +242,7 @@ private:
   void level2();
   void level3(StringRef Md);
   void tlChecks(StringRef Md);
+  void truthChecks(StringRef Md);
 
   StringRef Dir;
   ValidationResult &R;
@@ -766,6 +769,78 @@ void Validator::tlChecks(StringRef Md) {
   for (StringRef F : {"findings.json", "performance_breakdown.svg",
                       "gpu_timeline.svg"})
     check(sys::fs::exists(path(F)), "tl", "files", Twine(F) + " missing");
+  truthChecks(Md);
+}
+
+void Validator::truthChecks(StringRef Md) {
+  // tl's own report must be true: one ranking 1..N, no expected saving
+  // above the whole run, one value per quantity (the executive summary's
+  // exposed communication = findings.json's = the communication finding's).
+  auto num = [](double X) { return printfDouble("%g", X); };
+  std::optional<std::string> Text = readFile(path("findings.json"));
+  if (!Text)
+    return;
+  Expected<json::Value> V = json::parse(*Text);
+  if (!V) {
+    error("tl", "truth", "findings.json: " + toString(V.takeError()));
+    return;
+  }
+  const json::Object *O = V->getAsObject();
+  const json::Array *Fs = O ? O->getArray("findings") : nullptr;
+  if (!Fs)
+    return;
+  const json::Object *U = O->getObject("gpu_utilization");
+  std::optional<double> Exposed =
+      U ? U->getNumber("exposed_comm_time_percent") : std::nullopt;
+  std::vector<int64_t> Ranks;
+  for (const json::Value &FV : *Fs) {
+    const json::Object *F = FV.getAsObject();
+    if (!F)
+      continue;
+    StringRef Id = F->getString("id").value_or("");
+    if (std::optional<int64_t> G = F->getInteger("global_rank"))
+      Ranks.push_back(*G);
+    const json::Array *Ms = F->getArray("metrics");
+    if (!Ms)
+      continue;
+    for (const json::Value &MV : *Ms) {
+      const json::Object *M = MV.getAsObject();
+      if (!M)
+        continue;
+      StringRef Name = M->getString("name").value_or("");
+      std::optional<double> X = M->getNumber("value");
+      if (!X)
+        continue;
+      if (Name.starts_with("impact_score"))
+        check(*X <= 100, "tl", "truth",
+              Id + ": " + Name + " " + num(*X) + " > 100 % of E2E");
+      if (Name == "exposed_percent_of_total" && Exposed && !Comparative)
+        check(std::fabs(*X - *Exposed) <= 0.01, "tl", "truth",
+              Id + ": exposed communication " + num(*X) +
+                  " % != gpu_utilization's " + num(*Exposed) + " %");
+    }
+  }
+  llvm::sort(Ranks);
+  bool Contiguous = true;
+  for (size_t I = 0; I < Ranks.size(); ++I)
+    Contiguous &= Ranks[I] == int64_t(I + 1);
+  check(Ranks.size() == Fs->size() && Contiguous, "tl", "truth",
+        "findings.json global_rank is not 1.." + Twine(Fs->size()));
+  if (Exposed && !Comparative) {
+    StringRef Exec = block(Md, "## Executive Summary");
+    size_t P = Exec.find("| Exposed Communication % | ");
+    if (P != StringRef::npos) {
+      StringRef Cell = Exec.drop_front(P).drop_front(
+          StringRef("| Exposed Communication % | ").size());
+      Cell = Cell.take_until([](char C) { return C == '%'; });
+      double X = 0;
+      check(!Cell.trim().getAsDouble(X) &&
+                std::fabs(X - *Exposed) <= 0.0051,
+            "tl", "truth",
+            "executive summary exposed communication '" + Cell +
+                "%' != findings.json " + num(*Exposed) + " %");
+    }
+  }
 }
 
 void Validator::run() {
