@@ -49,8 +49,10 @@ struct Entry {
 struct AnalysisManager::Impl {
   mutable std::mutex M;
   std::condition_variable CV;
-  // StringMap entries never move, so Entry references stay valid.
+  // By type key. StringMap entries never move, so references stay valid.
   StringMap<Entry> Entries;
+  // Name -> the type key that first used it.
+  StringMap<std::string> NameOwners;
   // Analyses each thread is computing (innermost last).
   std::map<std::thread::id, std::vector<std::string>> Computing;
   // The analysis each blocked thread waits for.
@@ -68,17 +70,40 @@ struct AnalysisManager::Impl {
   }
 };
 
+std::string AnalysisManager::typeKeyFrom(StringRef PF) {
+  // clang: "... [A = tl::GpuTimeline]"; gcc: "... [with A = tl::GpuTimeline;
+  // std::string = ...]".
+  size_t B = PF.find("A = ");
+  if (B == StringRef::npos)
+    return PF.str();
+  StringRef Rest = PF.drop_front(B + 4);
+  return Rest.take_until([](char C) { return C == ';' || C == ']'; }).str();
+}
+
 AnalysisManager::AnalysisManager(const Trace &T, AnalysisOptions Opts)
     : T(T), Opts(std::move(Opts)), P(std::make_unique<Impl>()) {}
 
 AnalysisManager::~AnalysisManager() = default;
 
-const void *AnalysisManager::getImpl(StringRef Name, Factory Make) {
+const void *AnalysisManager::getImpl(StringRef Key, StringRef Name,
+                                     Factory Make) {
   std::thread::id Me = std::this_thread::get_id();
   std::unique_lock<std::mutex> L(P->M);
-  Entry &E = P->Entries[Name];
+  Entry &E = P->Entries[Key];
   if (E.Done)
     return E.Value.get();
+  auto Owner = P->NameOwners.try_emplace(Name, Key.str()).first;
+  if (Owner->second != Key) {
+    // Sorted, so the message does not depend on which thread came first.
+    std::string A = Owner->second, B = Key.str();
+    if (B < A)
+      std::swap(A, B);
+    errs() << "tl-opt: error: analysis name '" << Name
+           << "' is used by two types: " << A << " and " << B
+           << " (give one of them another Name)\n";
+    errs().flush();
+    std::_Exit(2);
+  }
 
   if (E.InProgress) {
     if (E.Owner == Me) {
@@ -99,7 +124,7 @@ const void *AnalysisManager::getImpl(StringRef Name, Factory Make) {
         break;
       // A waiter whose analysis just finished has not woken up yet: its
       // entry in Waiting is stale and leads nowhere.
-      const Entry &Awaited = P->Entries[W->second];
+      const Entry &Awaited = P->Entries[P->NameOwners[W->second]];
       if (Awaited.Done || !Awaited.InProgress)
         break;
       Waits.push_back(W->second);
@@ -158,9 +183,9 @@ const void *AnalysisManager::getImpl(StringRef Name, Factory Make) {
   return Result;
 }
 
-bool AnalysisManager::isCachedImpl(StringRef Name) const {
+bool AnalysisManager::isCachedImpl(StringRef Key) const {
   std::lock_guard<std::mutex> L(P->M);
-  auto It = P->Entries.find(Name);
+  auto It = P->Entries.find(Key);
   return It != P->Entries.end() && It->second.Done;
 }
 

@@ -574,22 +574,13 @@ void TraceQuality::deriveCapabilities() {
 // Pipeline choice
 //===----------------------------------------------------------------------===//
 
-std::vector<Capability> tl::requiredCapabilities(StringRef PassName) {
-  // System tier reads the GPU timeline; everything else starts from
-  // kernel -> op attribution.
-  if (PassName == "cpu-idle" || PassName == "multi-kernel")
-    return {Capability::GpuTimeline};
-  if (PassName == "kernel-fusion" || PassName == "fusion")
-    return {Capability::Fusion};
-  return {Capability::OpAttribution};
-}
-
-PipelineChoice tl::choosePipeline(llvm::ArrayRef<std::string> Requested,
+PipelineChoice tl::choosePipeline(llvm::ArrayRef<GateRequest> Requested,
                                   const TraceQuality &Q) {
   PipelineChoice R;
-  for (const std::string &P : Requested) {
+  for (const GateRequest &Req : Requested) {
+    const std::string &P = Req.Pass;
     std::string Missing, Limits;
-    for (Capability Cap : requiredCapabilities(P)) {
+    for (Capability Cap : Req.Needs) {
       CapabilityState S = Q.capability(Cap);
       std::string Why = fmt::format("{} {} ({})", capabilityName(Cap),
                                     capabilityStateName(S),

@@ -2,6 +2,8 @@
 #ifndef TL_LIB_DRIVER_ANALYSISPREFETCH_H
 #define TL_LIB_DRIVER_ANALYSISPREFETCH_H
 
+#include "tl/Pass/Pass.h"
+
 #include "llvm/ADT/ArrayRef.h"
 
 #include <functional>
@@ -13,15 +15,16 @@ namespace tl {
 
 class AnalysisManager;
 
-/// Jobs computing what the built-in passes in Passes and the report
-/// emitters would ask the AnalysisManager for (each analysis pulls its own
-/// dependencies). Long dependency chains come first, analyses that wait for
-/// another one last, so a pool running them in order rarely blocks.
-std::vector<std::function<void()>>
-analysisJobs(AnalysisManager &AM, llvm::ArrayRef<std::string> Passes);
+/// Jobs computing what the passes declare they will ask for (Plan,
+/// PassPipeline::prefetch()) and what the report emitters would ask the
+/// AnalysisManager for (each analysis pulls its own dependencies). Long
+/// dependency chains come first, analyses that wait for another one last,
+/// so a pool running them in order rarely blocks.
+std::vector<std::function<void()>> analysisJobs(AnalysisManager &AM,
+                                                const AnalysisPrefetch &Plan);
 
 /// --stop-after=analyses: run analysisJobs on up to Threads threads.
-void computeAnalyses(AnalysisManager &AM, llvm::ArrayRef<std::string> Passes,
+void computeAnalyses(AnalysisManager &AM, const AnalysisPrefetch &Plan,
                      unsigned Threads);
 
 /// One analysis computed on a thread of its own, joined on destruction (so

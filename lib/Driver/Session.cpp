@@ -201,11 +201,14 @@ Error Session::preparePipeline(bool BuildPipeline) {
   P->PipelinePrepared = true;
   P->PipelineText = O.Pipeline;
   std::string &Text = P->PipelineText;
-  // --compare adds the compare pass (regressions against the reference) to
-  // any pipeline that runs passes.
-  if (!O.Compare.empty() && StringRef(Text).trim() != "none" &&
-      !StringRef(Text).contains("compare") && P->Registry.createPass("compare"))
-    Text += ",compare";
+  // --compare adds the `comparative` pipeline's passes (those that join
+  // it) to any pipeline that runs passes.
+  if (!O.Compare.empty() && StringRef(Text).trim() != "none") {
+    auto T = withPipelineMembers(P->Registry, Text, "comparative");
+    if (!T)
+      return T.takeError();
+    Text = std::move(*T);
+  }
 
   // Config options must name registered passes and options, even when the
   // pass is not in this pipeline (a typo would otherwise pass silently).
@@ -383,12 +386,12 @@ Error Session::gate(TraceRun &Run) {
     AnalysisManager *AM = R.AM.get();
     R.Early.start([AM] { AM->get<UnifiedPerfTable>(); }, P->timeTrace());
   }
-  // The quality gate narrows the pipeline to what the trace supports.
+  // What the requested passes declare, for the report.
+  R.Scheduled = Pipe->describe();
+  // The quality gate narrows the pipeline to what the trace supports; it
+  // asks each pass what it needs.
   if (!O.NoQualityGate && Pipe->size()) {
-    std::vector<std::string> Requested;
-    for (const std::unique_ptr<Pass> &Pass : Pipe->passes())
-      Requested.push_back(Pass->getArgument().str());
-    R.Gate = choosePipeline(Requested, R.AM->get<TraceQuality>());
+    R.Gate = choosePipeline(Pipe->gateRequests(), R.AM->get<TraceQuality>());
     StringSet<> Keep;
     for (const std::string &N : R.Gate->Run)
       Keep.insert(N);
@@ -401,6 +404,7 @@ Error Session::gate(TraceRun &Run) {
   }
   for (const std::unique_ptr<Pass> &Pass : Pipe->passes())
     R.PassNames.push_back(Pass->getArgument().str());
+  R.Prefetch = Pipe->prefetch();
   R.Pipeline = std::move(*Pipe);
   R.Done = Stage::Analyses;
   return Error::success();
@@ -409,7 +413,7 @@ Error Session::gate(TraceRun &Run) {
 Error Session::computeAnalyses(TraceRun &Run) {
   TraceRun::Impl &R = *Run.P;
   assert(R.Done == Stage::Analyses && "computeAnalyses() runs after gate()");
-  tl::computeAnalyses(*R.AM, R.PassNames, P->Opts.Threads);
+  tl::computeAnalyses(*R.AM, R.Prefetch, P->Opts.Threads);
   if (P->Timing)
     P->printTiming(R, {});
   return Error::success();
@@ -437,6 +441,9 @@ Error Session::runPasses(TraceRun &Run) {
     R.Emitters.add(createDiffMarkdownEmitter());
     R.Emitters.add(createTrace2MetadataEmitter());
   }
+  // Plugins' emitters run after the built-in ones.
+  for (const EmitterFactory &F : P->Registry.emitterFactories())
+    R.Emitters.add(F());
   // With several threads, the analyses the passes and the report need are
   // computed concurrently, ahead of the passes, and so are the reports that
   // need no pass results (the perf CSVs): they fill the time the passes
@@ -452,8 +459,9 @@ Error Session::runPasses(TraceRun &Run) {
                          R.Path,
                          /*Artifacts=*/{},
                          R.Gate ? &*R.Gate : nullptr};
+  EarlyCtx.Scheduled = R.Scheduled;
   if (Emits) {
-    PMOpts.Prefetch = analysisJobs(*R.AM, R.PassNames);
+    PMOpts.Prefetch = analysisJobs(*R.AM, R.Prefetch);
     if (effectiveThreads(O.Threads) > 1 &&
         !sys::fs::create_directories(R.Dir))
       for (std::function<void()> &J : R.Emitters.earlyJobs(EarlyCtx))
@@ -495,6 +503,7 @@ Error Session::emitReport(TraceRun &Run) {
                     R.Path,
                     R.Artifacts,
                     R.Gate ? &*R.Gate : nullptr};
+  Ctx.Scheduled = R.Scheduled;
   {
     TimeTraceScope Scope("emit", R.Dir);
     if (std::error_code EC = sys::fs::create_directories(R.Dir)) {

@@ -58,9 +58,14 @@ void StatisticsInstrumentation::print(raw_ostream &OS,
   for (const PassStatisticsRecord &R : Records) {
     OS << R.Pass << "\n";
     OS << format("  (S) %8zu findings - Findings reported\n", R.NumFindings);
-    for (const PassStatisticsRecord::Counter &C : R.Counters)
-      OS << format("  (S) %8llu %s\n", (unsigned long long)C.Value,
+    for (const PassStatisticsRecord::Counter &C : R.Counters) {
+      OS << format("  (S) %8llu %s", (unsigned long long)C.Value,
                    C.Name.c_str());
+      // The description the pass gave its counter.
+      if (!C.Description.empty())
+        OS << " - " << C.Description;
+      OS << "\n";
+    }
   }
 }
 

@@ -29,6 +29,10 @@ struct TraceRun::Impl {
   std::optional<PassPipeline> Pipeline;
   std::optional<PipelineChoice> Gate;
   std::vector<std::string> PassNames;
+  /// What the requested passes declare (before the gate) and the analyses
+  /// the gated pipeline's passes will ask for.
+  std::vector<PassDescription> Scheduled;
+  AnalysisPrefetch Prefetch;
 
   std::vector<PassRunInfo> Runs;
   std::vector<FailedPass> Failed;

@@ -2,6 +2,7 @@
 #include "tl/Pass/Pass.h"
 #include "tl/Pass/PassRegistry.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
@@ -9,6 +10,26 @@ using namespace llvm;
 namespace tl {
 
 Pass::~Pass() = default;
+
+// Kernel -> op attribution: what most analyses start from.
+static constexpr Capability DefaultCapabilities[] = {
+    Capability::OpAttribution};
+
+ArrayRef<Capability> Pass::requiredCapabilities() const {
+  return DefaultCapabilities;
+}
+
+ArrayRef<std::string> Pass::scheduledClaims() const {
+  if (!ScheduledClaims)
+    return {};
+  return *ScheduledClaims;
+}
+
+void AnalysisPrefetch::merge(const AnalysisPrefetch &Other) {
+  for (const Job &J : Other.Jobs)
+    if (llvm::none_of(Jobs, [&](const Job &Old) { return Old.Key == J.Key; }))
+      Jobs.push_back(J);
+}
 
 PassOptionBase *Pass::findOption(StringRef Name) const {
   for (PassOptionBase *O : Options)

@@ -13,6 +13,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
+#include <algorithm>
 #include <exception>
 #include <mutex>
 
@@ -21,7 +22,17 @@ using namespace llvm;
 namespace tl {
 
 PassManager::PassManager(PassPipeline Pipeline)
-    : Passes(Pipeline.takePasses()) {}
+    : Passes(Pipeline.takePasses()) {
+  // Claims are resolved against what is scheduled, never against what is
+  // merely loaded: the same pipeline gives the same result either way.
+  for (const std::unique_ptr<Pass> &P : Passes)
+    for (StringLiteral C : P->claimedCategories())
+      Claims.push_back(C.str());
+  llvm::sort(Claims);
+  Claims.erase(std::unique(Claims.begin(), Claims.end()), Claims.end());
+  for (const std::unique_ptr<Pass> &P : Passes)
+    P->ScheduledClaims = &Claims;
+}
 PassManager::~PassManager() = default;
 
 std::vector<PassResult> PassManager::run(const Trace &T, AnalysisManager &AM,
@@ -37,6 +48,7 @@ std::vector<PassResult> PassManager::run(const Trace &T, AnalysisManager &AM,
     Pass &P = *Passes[I];
     PassResult &R = Results[I];
     R.Pass = P.getArgument().str();
+    R.PassTier = P.getTier();
     FindingSink Sink(R.Pass);
     if (PI)
       PI->runBeforePass(P, T);
@@ -68,7 +80,8 @@ std::vector<PassResult> PassManager::run(const Trace &T, AnalysisManager &AM,
     R.Findings = Sink.take();
     R.Artifacts = Sink.takeArtifacts();
     for (const PassStatistic *S : P.statistics())
-      R.Statistics.emplace_back(S->name().str(), S->getValue());
+      R.Statistics.push_back(
+          {S->name().str(), S->description().str(), S->getValue()});
     if (PI)
       PI->runAfterPass(P, T, R);
   };
@@ -115,7 +128,7 @@ std::vector<FailedPass> collectFailures(ArrayRef<PassResult> Results) {
   std::vector<FailedPass> Out;
   for (const PassResult &R : Results)
     if (R.Failed)
-      Out.push_back({R.Pass, R.Message});
+      Out.push_back({R.Pass, R.Message, R.PassTier});
   return Out;
 }
 
@@ -123,7 +136,7 @@ std::vector<PassRunInfo> collectRunInfo(ArrayRef<PassResult> Results) {
   std::vector<PassRunInfo> Out;
   for (const PassResult &R : Results)
     Out.push_back({R.Pass, R.Failed, R.Findings.size(), R.WallSeconds,
-                   R.CpuSeconds, R.Statistics});
+                   R.CpuSeconds, R.Statistics, R.PassTier});
   return Out;
 }
 

@@ -139,6 +139,47 @@ void PassPipeline::removeIf(function_ref<bool(const Pass &)> Pred) {
                  [&](const std::unique_ptr<Pass> &P) { return Pred(*P); });
 }
 
+AnalysisPrefetch PassPipeline::prefetch() const {
+  AnalysisPrefetch All;
+  for (const std::unique_ptr<Pass> &P : Passes) {
+    AnalysisPrefetch One;
+    P->getPrefetch(One);
+    All.merge(One);
+  }
+  return All;
+}
+
+std::vector<std::string> PassPipeline::passNames() const {
+  std::vector<std::string> Names;
+  for (const std::unique_ptr<Pass> &P : Passes)
+    Names.push_back(P->getArgument().str());
+  return Names;
+}
+
+std::vector<PassDescription> PassPipeline::describe() const {
+  std::vector<PassDescription> Out;
+  for (const std::unique_ptr<Pass> &P : Passes) {
+    PassDescription D;
+    D.Pass = P->getArgument().str();
+    D.PassTier = P->getTier();
+    D.Skill = P->getSkillName().str();
+    for (StringLiteral C : P->claimedCategories())
+      D.Claims.push_back(C.str());
+    D.TakesUnclaimed = P->takesUnclaimedCategories();
+    Out.push_back(std::move(D));
+  }
+  return Out;
+}
+
+std::vector<GateRequest> PassPipeline::gateRequests() const {
+  std::vector<GateRequest> Out;
+  for (const std::unique_ptr<Pass> &P : Passes) {
+    ArrayRef<Capability> Needs = P->requiredCapabilities();
+    Out.push_back({P->getArgument().str(), {Needs.begin(), Needs.end()}});
+  }
+  return Out;
+}
+
 std::string PassPipeline::str() const {
   std::string S;
   raw_string_ostream OS(S);
@@ -177,6 +218,10 @@ Expected<PassPipeline> buildPipeline(const PassRegistry &Registry,
         return pipelineError(Text, "pipeline '" + El.Name +
                                        "' takes no options; set them on its "
                                        "passes (" + PI->Text + ")");
+      if (PI->FromMembers && PI->Members.empty())
+        return pipelineError(Text, "pipeline '" + El.Name + "'" + Where +
+                                       " has no passes: no loaded pass "
+                                       "joins it (see --list-passes)");
       if (is_contained(Cur.Chain, El.Name))
         return pipelineError(Text, "pipeline '" + El.Name +
                                        "' includes itself");
@@ -216,6 +261,29 @@ Expected<PassPipeline> buildPipeline(const PassRegistry &Registry,
     Result.Passes.push_back(std::move(P));
   }
   return Result;
+}
+
+} // namespace tl
+
+namespace tl {
+
+Expected<std::string> withPipelineMembers(const PassRegistry &Registry,
+                                          StringRef Text, StringRef Extra) {
+  const PipelineInfo *PI = Registry.lookupPipeline(Extra);
+  if (!PI || PI->Text.empty())
+    return Text.str();
+  auto Have = buildPipeline(Registry, Text);
+  if (!Have)
+    return Have.takeError();
+  std::vector<std::string> Names = Have->passNames();
+  auto Add = buildPipeline(Registry, PI->Text);
+  if (!Add)
+    return Add.takeError();
+  std::string Out = Text.str();
+  for (const std::string &N : Add->passNames())
+    if (!is_contained(Names, N))
+      Out += "," + N;
+  return Out;
 }
 
 } // namespace tl

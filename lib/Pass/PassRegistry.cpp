@@ -6,7 +6,6 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
-#include <set>
 
 using namespace llvm;
 
@@ -36,6 +35,23 @@ void PassRegistry::registerPass(PassFactory Factory) {
                      "' has the name of a pipeline");
     return;
   }
+  for (const PipelineMembership &M : Proto->pipelines()) {
+    const PipelineInfo *PI = lookupPipeline(M.Pipeline);
+    if (PI && !PI->FromMembers) {
+      Errors.push_back(CurrentOrigin + ": pass '" + Arg.str() +
+                       "' joins pipeline '" + M.Pipeline.str() +
+                       "', which is given by its text");
+      return;
+    }
+    if (lookupPass(M.Pipeline) || M.Pipeline == Arg) {
+      Errors.push_back(CurrentOrigin + ": pass '" + Arg.str() +
+                       "' joins '" + M.Pipeline.str() +
+                       "', which is a pass, not a pipeline");
+      return;
+    }
+  }
+  for (const PipelineMembership &M : Proto->pipelines())
+    addMember(M.Pipeline, M.Order, Arg);
   Proto->Registry = this;
   PassInfo Info;
   Info.Argument = Arg.str();
@@ -55,7 +71,51 @@ void PassRegistry::registerPipeline(StringRef Name, StringRef Description,
     return;
   }
   Pipelines.try_emplace(Name, PipelineInfo{Name.str(), Description.str(),
-                                           Text.str()});
+                                           Text.str(), false, {}});
+}
+
+void PassRegistry::declarePipeline(StringRef Name, StringRef Description) {
+  if (lookupPass(Name)) {
+    Errors.push_back(CurrentOrigin + ": pipeline '" + Name.str() +
+                     "' has the name of a pass");
+    return;
+  }
+  auto It = Pipelines.find(Name);
+  if (It != Pipelines.end()) {
+    // A pass may have joined it first (creating it without a description).
+    PipelineInfo *PI = &It->second;
+    if (!PI->FromMembers || !PI->Description.empty()) {
+      Errors.push_back(CurrentOrigin + ": pipeline '" + Name.str() +
+                       "' is already registered");
+      return;
+    }
+    PI->Description = Description.str();
+    return;
+  }
+  Pipelines.try_emplace(
+      Name, PipelineInfo{Name.str(), Description.str(), "", true, {}});
+}
+
+void PassRegistry::addMember(StringRef Pipeline, int Order, StringRef Pass) {
+  PipelineInfo &PI =
+      Pipelines.try_emplace(Pipeline, PipelineInfo{Pipeline.str(), "", "",
+                                                   true, {}})
+          .first->second;
+  PI.Members.emplace_back(Order, Pass.str());
+  // Deterministic whatever the plugin load order: by Order, then name.
+  llvm::sort(PI.Members);
+  std::vector<std::string> Names;
+  for (const auto &M : PI.Members)
+    Names.push_back(M.second);
+  PI.Text = join(Names, ",");
+}
+
+void PassRegistry::registerEmitter(EmitterFactory Factory) {
+  if (!Factory) {
+    Errors.push_back(CurrentOrigin + ": empty emitter factory");
+    return;
+  }
+  Emitters.push_back(std::move(Factory));
 }
 
 Error PassRegistry::takeError() {
@@ -104,21 +164,6 @@ std::vector<const PipelineInfo *> PassRegistry::pipelines() const {
     return A->Name < B->Name;
   });
   return R;
-}
-
-std::vector<std::string> PassRegistry::claimedCategories() const {
-  std::set<std::string> S;
-  for (const auto &E : Passes)
-    for (StringLiteral C : E.second.Prototype->claimedCategories())
-      S.insert(C.str());
-  return {S.begin(), S.end()};
-}
-
-std::string PassRegistry::passClaiming(StringRef Category) const {
-  for (const PassInfo *P : passes())
-    if (is_contained(P->Prototype->claimedCategories(), Category))
-      return P->Argument;
-  return "";
 }
 
 std::string PassRegistry::closestName(StringRef Name) const {
@@ -170,18 +215,23 @@ void PassRegistry::printListing(raw_ostream &OS) const {
   }
   OS << "Pipelines:\n";
   for (const PipelineInfo *P : pipelines())
-    OS << "  " << P->Name << " - " << P->Description << "\n      = "
-       << P->Text << "\n";
+    OS << "  " << P->Name << " - "
+       << (P->Description.empty() ? "Passes that join it" : P->Description)
+       << "\n      = "
+       << (P->Text.empty() ? "(no loaded pass joins it)" : P->Text) << "\n";
 }
 
 void registerBuiltinPipelines(PassRegistry &Registry) {
-  Registry.registerPipeline(
+  // Names and descriptions only: the passes declare their membership.
+  Registry.declarePipeline(
       "system",
-      "System-level analyzers (CPU idle, fusion, multi-kernel, memory)",
-      "cpu-idle,kernel-fusion,multi-kernel,memory");
-  Registry.registerPipeline(
-      "compute", "Compute-kernel analyzers, one per op category",
-      "gemm,sdpa,elementwise,norm,reduce,conv,moe,triton,other");
+      "System-level analyzers (idle GPU, fusion, communication, copies, "
+      "memory)");
+  Registry.declarePipeline("compute",
+                           "Compute-kernel analyzers, one per op category");
+  Registry.declarePipeline(
+      "comparative",
+      "Analyzers of a --compare reference trace (--compare adds them)");
 }
 
 } // namespace tl

@@ -127,8 +127,7 @@ public:
     // A failed pass marks the file of its name (a new one if it has none).
     for (const FailedPass &FP : Ctx.Failed) {
       std::string N = systemAgent(FP.Pass);
-      bool System = N == "cpu_idle" || N == "multi_kernel" ||
-                    N == "kernel_fusion" ||
+      bool System = FP.PassTier != Tier::Compute ||
                     any_of(Ctx.Findings, [&](const Finding &F) {
                       return F.Pass == FP.Pass && F.T != Tier::Compute;
                     });

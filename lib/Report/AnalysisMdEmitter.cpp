@@ -64,15 +64,15 @@ void renderTopFindings(raw_ostream &OS, const ReportModel &M) {
 
 
 /// The reference's tier label of a failed analysis: from the findings the
-/// pass emitted before failing, else from the system passes' names.
-StringRef failedTier(const ReportContext &Ctx, StringRef Pass) {
+/// pass emitted before failing, else from the tier the pass declares.
+StringRef failedTier(const ReportContext &Ctx, const FailedPass &FP) {
+  Tier T = FP.PassTier;
   for (const Finding &F : Ctx.Findings)
-    if (F.Pass == Pass)
-      return F.T == Tier::Compute ? "Compute Kernel" : "System";
-  return Pass == "cpu-idle" || Pass == "multi-kernel" ||
-                 Pass == "kernel-fusion"
-             ? "System"
-             : "Compute Kernel";
+    if (F.Pass == FP.Pass) {
+      T = F.T;
+      break;
+    }
+  return T == Tier::Compute ? "Compute Kernel" : "System";
 }
 
 /// A Data Quality row (§9 item 3): an operation whose per-call kernel time
@@ -185,7 +185,7 @@ void AnalysisMdEmitter::render(raw_ostream &OS, const ReportContext &Ctx,
     if (!Ctx.Failed.empty()) {
       OS << "| Analysis | Tier | Error Summary |\n|---|---|---|\n";
       for (const FailedPass &FP : Ctx.Failed)
-        OS << "| " << mdCell(FP.Pass) << " | " << failedTier(Ctx, FP.Pass)
+        OS << "| " << mdCell(FP.Pass) << " | " << failedTier(Ctx, FP)
            << " | " << mdCell(FP.Message) << " |\n";
       OS << "\n";
     }

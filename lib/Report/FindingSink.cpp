@@ -81,6 +81,11 @@ FindingBuilder &FindingBuilder::timeRange(double StartUs, double EndUs) {
   F->Locations.push_back(std::move(L));
   return *this;
 }
+FindingBuilder &FindingBuilder::insight(StringRef Text) {
+  F->Insight = Text.str();
+  return *this;
+}
+
 FindingBuilder &FindingBuilder::action(StringRef Text) {
   F->Rec.Action = Text.str();
   return *this;

@@ -150,6 +150,12 @@ Prose writeProse(const PItem &P, const ReportModel &M) {
   if (!Range.empty())
     Ins += "; closing the gap is worth " + Range;
   R.Insight = Ins + ".";
+  // The pass's own words win over the template.
+  if (!F.Insight.empty()) {
+    R.Insight = F.Insight;
+    if (!StringRef(R.Insight).ends_with("."))
+      R.Insight += ".";
+  }
 
   // Action: the pass's recommendation, else the template.
   if (!F.Rec.Action.empty())

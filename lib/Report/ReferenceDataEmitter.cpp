@@ -76,18 +76,17 @@ void writeJson(json::OStream &J, const json::Value &V, unsigned Depth = 0) {
   }
 }
 
-/// Skill names of the reference's analyzer map (§3.6).
-StringRef skillFor(StringRef Key) {
-  return StringSwitch<StringRef>(Key)
-      .Cases("gemm", "groupedgemm_fwd", "groupedgemm_bwd", "gemm-analyzer")
-      .Cases("moe_fused", "moe_unfused", "moe-analyzer")
-      .Cases("sdpa_fwd", "sdpa_bwd", "inferenceattention", "sdpa-analyzer")
-      .Case("elementwise", "elementwise-analyzer")
-      .Case("reduce", "reduce-analyzer")
-      .Case("triton", "triton-analyzer")
-      .Cases("norm", "norm_fwd", "norm_bwd", "rmsnorm", "norm-analyzer")
-      .Cases("convolution", "conv_fwd", "conv_bwd", "convolution-analyzer")
-      .Default("generic-op-analyzer");
+/// The reference skill name of category Key (§3.6), from what the
+/// scheduled passes declare: the skill of the pass claiming Key, else of the
+/// pass taking unclaimed categories, else the reference's generic analyzer.
+StringRef skillFor(ArrayRef<PassDescription> Scheduled, StringRef Key) {
+  for (const PassDescription &R : Scheduled)
+    if (!R.Skill.empty() && is_contained(R.Claims, Key))
+      return R.Skill;
+  for (const PassDescription &R : Scheduled)
+    if (!R.Skill.empty() && R.TakesUnclaimed)
+      return R.Skill;
+  return "generic-op-analyzer";
 }
 
 class ReferenceDataEmitter final : public Emitter {
@@ -271,7 +270,7 @@ Error ReferenceDataEmitter::writeManifest(const ReportContext &Ctx,
             });
             for (const CategoryInfo &C : M.categories())
               J.object([&] {
-                entryHead(C.Key, C.DisplayName, skillFor(C.Key),
+                entryHead(C.Key, C.DisplayName, skillFor(Ctx.Scheduled, C.Key),
                           "compute_kernel", C.OpsCount, /*HasCsv=*/true);
                 J.attribute("metadata_file",
                             outPath(Ctx, "metadata/" + C.Key +

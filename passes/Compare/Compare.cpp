@@ -29,6 +29,10 @@ public:
   static constexpr llvm::StringLiteral Argument = "compare";
   static constexpr llvm::StringLiteral Description =
       "Ops slower than in the --compare reference trace (system tier)";
+  static constexpr Tier PassTier = Tier::System;
+  // What --compare adds to the pipeline.
+  static constexpr PipelineMembership Pipelines[] = {{"comparative", 100}};
+  static void prefetch(AnalysisPrefetch &P) { P.add<TraceDiff>(); }
 
   Option<double> minGapPct{*this, "min-gap-pct",
                            desc("Report an op whose gap to the reference is "

@@ -20,6 +20,8 @@ public:
   static constexpr llvm::StringLiteral Argument = "conv";
   static constexpr llvm::StringLiteral Description =
       "Convolutions (fwd/bwd): gap to roofline, transpose overhead";
+  static constexpr PipelineMembership Pipelines[] = {{"compute", 600}};
+  static constexpr llvm::StringLiteral SkillName = "convolution-analyzer";
   static constexpr llvm::StringLiteral ClaimedCategories[] = {
       "convolution", "conv_fwd", "conv_bwd"};
 

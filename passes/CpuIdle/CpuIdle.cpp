@@ -38,6 +38,12 @@ public:
   static constexpr llvm::StringLiteral Argument = "cpu-idle";
   static constexpr llvm::StringLiteral Description =
       "GPU idle time by cause and kernel launch overhead (system tier)";
+  static constexpr Tier PassTier = Tier::System;
+  static constexpr Capability RequiredCapabilities[] = {
+      Capability::GpuTimeline};
+  static constexpr PipelineMembership Pipelines[] = {{"system", 100}};
+  static constexpr llvm::StringLiteral SkillName = "cpu-idle-analyzer";
+  static void prefetch(AnalysisPrefetch &P) { P.add<LaunchStats>(); }
 
   Option<double> idlePct{*this, "idle-pct",
                          desc("Flag GPU idle above this % of E2E"),

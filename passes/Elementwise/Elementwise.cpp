@@ -19,6 +19,8 @@ public:
   static constexpr llvm::StringLiteral Argument = "elementwise";
   static constexpr llvm::StringLiteral Description =
       "Elementwise kernels: gap to the HBM roofline and its E2E cost";
+  static constexpr PipelineMembership Pipelines[] = {{"compute", 300}};
+  static constexpr llvm::StringLiteral SkillName = "elementwise-analyzer";
   static constexpr llvm::StringLiteral ClaimedCategories[] = {"elementwise"};
 
   Option<unsigned> launchCount{

@@ -55,6 +55,8 @@ public:
   static constexpr llvm::StringLiteral Description =
       "GEMM and grouped GEMM: gap to roofline, quantization, layouts and "
       "missing perf models";
+  static constexpr PipelineMembership Pipelines[] = {{"compute", 100}};
+  static constexpr llvm::StringLiteral SkillName = "gemm-analyzer";
   static constexpr llvm::StringLiteral ClaimedCategories[] = {
       "gemm", "groupedgemm_fwd", "groupedgemm_bwd"};
 

@@ -92,6 +92,15 @@ public:
   static constexpr llvm::StringLiteral Description =
       "Groups of kernels that could run as one fused kernel (system tier, "
       "experimental)";
+  static constexpr Tier PassTier = Tier::Fusion;
+  static constexpr Capability RequiredCapabilities[] = {Capability::Fusion};
+  static constexpr PipelineMembership Pipelines[] = {{"system", 200}};
+  static constexpr llvm::StringLiteral SkillName = "kernel-fusion-analyzer";
+  // Its module pass needs no other analysis, and the compute passes wait
+  // for it: start it early.
+  static void prefetch(AnalysisPrefetch &P) {
+    P.add<FusionCandidates>(AnalysisPrefetch::Early);
+  }
 
   Option<unsigned> maxKernels{*this, "max-kernels",
                               desc("Drop candidates with more kernels"),

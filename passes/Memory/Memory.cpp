@@ -36,6 +36,9 @@ public:
   static constexpr llvm::StringLiteral Description =
       "GPU memory near capacity, fragmentation, growth and OOM from the "
       "allocator's [memory] events (system tier)";
+  static constexpr Tier PassTier = Tier::System;
+  static constexpr PipelineMembership Pipelines[] = {{"system", 400}};
+  static void prefetch(AnalysisPrefetch &P) { P.add<MemoryTimeline>(); }
 
   Option<double> capacityPct{*this, "capacity-pct",
                              desc("Peak reserved % of device memory that "

@@ -20,6 +20,8 @@ public:
   static constexpr llvm::StringLiteral Description =
       "Mixture-of-experts kernels (fused/unfused): gap to roofline and its "
       "E2E cost";
+  static constexpr PipelineMembership Pipelines[] = {{"compute", 700}};
+  static constexpr llvm::StringLiteral SkillName = "moe-analyzer";
   static constexpr llvm::StringLiteral ClaimedCategories[] = {"moe_fused",
                                                              "moe_unfused"};
 

@@ -49,6 +49,12 @@ public:
   static constexpr llvm::StringLiteral Description =
       "Memcpy directions, collective communication blocking/overlap and "
       "synchronization barriers (system tier)";
+  static constexpr Tier PassTier = Tier::System;
+  static constexpr Capability RequiredCapabilities[] = {
+      Capability::GpuTimeline};
+  static constexpr PipelineMembership Pipelines[] = {{"system", 300}};
+  static constexpr llvm::StringLiteral SkillName = "multi-kernel-analyzer";
+  static void prefetch(AnalysisPrefetch &P) { P.add<MultiKernelData>(); }
 
   Option<double> memcpyPct{*this, "memcpy-pct",
                            desc("Flag a D2H/H2D direction above this % of "

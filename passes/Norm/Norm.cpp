@@ -20,6 +20,8 @@ public:
   static constexpr llvm::StringLiteral Description =
       "Normalization kernels (fwd/bwd, RMSNorm): gap to roofline and its "
       "E2E cost";
+  static constexpr PipelineMembership Pipelines[] = {{"compute", 400}};
+  static constexpr llvm::StringLiteral SkillName = "norm-analyzer";
   static constexpr llvm::StringLiteral ClaimedCategories[] = {
       "norm", "norm_fwd", "norm_bwd", "rmsnorm"};
 

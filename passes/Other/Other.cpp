@@ -31,6 +31,8 @@ public:
   static constexpr llvm::StringLiteral Description =
       "Every op category no other pass claims: communication pulled out, "
       "graph ops, unmodelled ops";
+  static constexpr PipelineMembership Pipelines[] = {{"compute", 900}};
+  static constexpr llvm::StringLiteral SkillName = "generic-op-analyzer";
   static constexpr bool TakesUnclaimed = true;
 
   AnalyzerHooks hooks() const {

@@ -17,6 +17,8 @@ public:
   static constexpr llvm::StringLiteral Argument = "reduce";
   static constexpr llvm::StringLiteral Description =
       "Reductions (sum, mean, max, softmax): gap to roofline and its E2E cost";
+  static constexpr PipelineMembership Pipelines[] = {{"compute", 500}};
+  static constexpr llvm::StringLiteral SkillName = "reduce-analyzer";
   static constexpr llvm::StringLiteral ClaimedCategories[] = {"reduce"};
 
   AnalyzerHooks hooks() const {

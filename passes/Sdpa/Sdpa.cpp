@@ -186,6 +186,8 @@ public:
   static constexpr llvm::StringLiteral Description =
       "Attention (SDPA fwd/bwd, inference attention): flash/paged/standard, "
       "paged-attention kernel breakdown, workload profile, GQA";
+  static constexpr PipelineMembership Pipelines[] = {{"compute", 200}};
+  static constexpr llvm::StringLiteral SkillName = "sdpa-analyzer";
   static constexpr llvm::StringLiteral ClaimedCategories[] = {
       "sdpa_fwd", "sdpa_bwd", "inferenceattention"};
 

@@ -33,6 +33,8 @@ public:
   static constexpr llvm::StringLiteral Description =
       "Triton (TorchInductor) kernels: pointwise/reduction/persistent, gap "
       "to roofline";
+  static constexpr PipelineMembership Pipelines[] = {{"compute", 800}};
+  static constexpr llvm::StringLiteral SkillName = "triton-analyzer";
   static constexpr llvm::StringLiteral ClaimedCategories[] = {"triton"};
 
   AnalyzerHooks hooks() const {

@@ -97,7 +97,7 @@ struct Options {
   cl::opt<std::string> PassPipelineText{
       "pass-pipeline",
       cl::desc("Passes to run, e.g. 'system,compute' or "
-               "'kernel-fusion{min-impact-pct=3},multi-kernel{overlap-target=0.6}' (default: system,compute; "
+               "'compute,my-pass{min-pct=3}' (default: system,compute; "
                "'none' runs no pass, only the report)"),
       cl::value_desc("pipeline"), cl::cat(Pipeline)};
   cl::list<std::string> Plugins{

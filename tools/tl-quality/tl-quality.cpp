@@ -10,9 +10,13 @@
 #include "tl/Analysis/TraceQuality.h"
 #include "tl/Analysis/WorkloadInfo.h"
 #include "tl/Import/Importer.h"
+#include "tl/Pass/PassPipeline.h"
+#include "tl/Pass/PassPlugin.h"
+#include "tl/Pass/PassRegistry.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
@@ -30,10 +34,12 @@ struct Options {
                          cl::desc("Print the analysis.md blocks instead")};
   cl::opt<std::string> Pipeline{
       "pipeline",
-      cl::desc("Comma-separated pass names to run through the gate "
-               "(e.g. cpu-idle,multi-kernel,kernel-fusion,gemm)"),
-      cl::value_desc("passes")};
+      cl::desc("Pipeline of built-in passes to run through the gate (e.g. "
+               "'system,compute'); each pass says what it needs"),
+      cl::value_desc("pipeline")};
 };
+/// An address in this executable, for getMainExecutable.
+void anchor() {}
 } // namespace
 
 int main(int argc, char **argv) {
@@ -50,12 +56,24 @@ int main(int argc, char **argv) {
   WorkloadInfo W(*T);
   std::optional<PipelineChoice> Choice;
   if (O.Pipeline.getNumOccurrences()) {
-    SmallVector<StringRef> Parts;
-    StringRef(O.Pipeline).split(Parts, ',', -1, /*KeepEmpty=*/false);
-    std::vector<std::string> Req;
-    for (StringRef P : Parts)
-      Req.push_back(P.trim().str());
-    Choice = choosePipeline(Req, Q);
+    // The passes declare the capabilities they need: ask the built-ins.
+    PassRegistry Registry;
+    registerBuiltinPipelines(Registry);
+    std::string Exe = sys::fs::getMainExecutable(argv[0], (void *)&anchor);
+    for (const std::string &Path : findBuiltinPlugins(Exe)) {
+      auto Plugin = PassPlugin::load(Path);
+      Error E = Plugin ? Plugin->registerPasses(Registry) : Plugin.takeError();
+      if (E) {
+        errs() << "tl-quality: error: " << toString(std::move(E)) << "\n";
+        return 1;
+      }
+    }
+    auto P = buildPipeline(Registry, O.Pipeline);
+    if (!P) {
+      errs() << "tl-quality: error: " << toString(P.takeError()) << "\n";
+      return 1;
+    }
+    Choice = choosePipeline(P->gateRequests(), Q);
   }
   const PipelineChoice *C = Choice ? &*Choice : nullptr;
   if (O.Json) {

@@ -7,7 +7,11 @@
 //   X(const Trace &T, AnalysisManager &AM);   // may call AM.get<Other>()
 //
 // AM.get<X>() computes X once, on first use, and every pass shares the
-// result. Concurrent callers of the same analysis wait for the one that
+// result. Results are keyed by the C++ type, so a plugin cannot read another
+// type's data; Name must still be unique (it names the analysis in --timing
+// and --time-trace): two types with one Name stop the run with
+// `tl-opt: error: analysis name 'x' is used by two types: ns::A and ns::B`,
+// exit code 2, like a cycle (both are bugs in code, not in the trace). Concurrent callers of the same analysis wait for the one that
 // computes it. A dependency cycle (A needs B needs A, on one thread or
 // across threads) never deadlocks: it is detected when it closes and reported
 // as `tl-opt: error: analysis dependency cycle: a -> b -> a`, then the process
@@ -50,14 +54,21 @@ public:
   /// The analysis of type A, computed on first use. Thread-safe.
   template <typename A> const A &get() {
     return *static_cast<const A *>(
-        getImpl(A::Name, [this]() -> std::shared_ptr<const void> {
+        getImpl(keyOf<A>(), A::Name, [this]() -> std::shared_ptr<const void> {
           return std::make_shared<const A>(T, *this);
         }));
   }
 
   /// True when A has already been computed.
   template <typename A> bool isCached() const {
-    return isCachedImpl(A::Name);
+    return isCachedImpl(keyOf<A>());
+  }
+
+  /// The identity of analysis type A: its qualified C++ name, the same in
+  /// every shared object (no RTTI or template statics needed).
+  template <typename A> static llvm::StringRef keyOf() {
+    static const std::string Key = typeKeyFrom(__PRETTY_FUNCTION__);
+    return Key;
   }
 
   /// Timings of every analysis computed so far, in completion order.
@@ -65,10 +76,12 @@ public:
 
 private:
   using Factory = std::function<std::shared_ptr<const void>()>;
-  // Analyses are keyed by their unique Name, so a plugin and the core agree
-  // on identity without relying on template statics across shared objects.
-  const void *getImpl(llvm::StringRef Name, Factory Make);
-  bool isCachedImpl(llvm::StringRef Name) const;
+  /// "A" out of this header's __PRETTY_FUNCTION__ "...[A = ns::X]".
+  static std::string typeKeyFrom(llvm::StringRef PrettyFunction);
+  // Key: keyOf<A>(); Name: A::Name.
+  const void *getImpl(llvm::StringRef Key, llvm::StringRef Name,
+                      Factory Make);
+  bool isCachedImpl(llvm::StringRef Key) const;
 
   const Trace &T;
   AnalysisOptions Opts;

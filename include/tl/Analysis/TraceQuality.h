@@ -163,14 +163,16 @@ struct PipelineChoice {
   std::string Mode = "full";
 };
 
-/// Capabilities a pass needs, by its pipeline name. System passes
-/// (cpu-idle, multi-kernel) need the GPU timeline only; kernel-fusion needs
-/// op attribution; every other (compute-tier) pass needs op attribution.
-std::vector<Capability> requiredCapabilities(llvm::StringRef PassName);
+/// A pass asking the gate to run: its name and the capabilities it declares
+/// it needs (Pass::requiredCapabilities()).
+struct GateRequest {
+  std::string Pass;
+  std::vector<Capability> Needs;
+};
 
 /// Filter the requested passes to those the trace supports. Passes that
 /// need a Limited capability still run, with a note.
-PipelineChoice choosePipeline(llvm::ArrayRef<std::string> Requested,
+PipelineChoice choosePipeline(llvm::ArrayRef<GateRequest> Requested,
                               const TraceQuality &Q);
 
 } // namespace tl

@@ -32,7 +32,9 @@ struct PassResult {
   std::vector<Artifact> Artifacts;
   double WallSeconds = 0;
   double CpuSeconds = 0;
-  std::vector<std::pair<std::string, uint64_t>> Statistics;
+  std::vector<StatisticValue> Statistics;
+  /// The tier the pass declares (for the report of its failure).
+  Tier PassTier = Tier::Compute;
 };
 
 struct PassManagerOptions {
@@ -60,8 +62,13 @@ public:
   std::vector<PassResult> run(const Trace &T, AnalysisManager &AM,
                               const PassManagerOptions &Opts = {});
 
+  /// Union of the scheduled passes' claimed categories, sorted: what a
+  /// pass taking unclaimed categories leaves out (Pass::scheduledClaims()).
+  llvm::ArrayRef<std::string> scheduledClaims() const { return Claims; }
+
 private:
   std::vector<std::unique_ptr<Pass>> Passes;
+  std::vector<std::string> Claims;
 };
 
 /// Findings of all results in pipeline order, ids made unique (moves the

@@ -14,6 +14,7 @@
 #define TL_PASS_PASSPIPELINE_H
 
 #include "tl/Pass/Pass.h"
+#include "tl/Report/Emitter.h"
 
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
@@ -58,6 +59,14 @@ public:
   /// Drop the passes for which Pred is true (the trace-quality gate uses it
   /// to narrow a pipeline to what the trace supports).
   void removeIf(llvm::function_ref<bool(const Pass &)> Pred);
+  /// The analyses every pass declares it will ask for, in pipeline order,
+  /// one job per analysis.
+  AnalysisPrefetch prefetch() const;
+  std::vector<std::string> passNames() const;
+  /// What each pass declares, for the report (ReportContext::Scheduled).
+  std::vector<PassDescription> describe() const;
+  /// Each pass with the capabilities it needs, for choosePipeline().
+  std::vector<GateRequest> gateRequests() const;
   /// Canonical text: every pass with every option value; re-parses to the
   /// same pipeline.
   std::string str() const;
@@ -69,6 +78,13 @@ private:
                 const PassOptionOverrides *);
   std::vector<std::unique_ptr<Pass>> Passes;
 };
+
+/// Text plus the passes of named pipeline Extra that Text does not already
+/// schedule (how --compare adds the `comparative` pipeline). Text unchanged
+/// when Extra is not registered or adds nothing.
+llvm::Expected<std::string> withPipelineMembers(const PassRegistry &Registry,
+                                                llvm::StringRef Text,
+                                                llvm::StringRef Extra);
 
 /// Parse Text, expand named pipelines, create the passes from Registry and
 /// apply Overrides then the text's options.

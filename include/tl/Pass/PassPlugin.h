@@ -21,9 +21,11 @@
 #include <string>
 #include <vector>
 
-/// Bump when Pass, PassRegistry, FindingSink, Finding or AnalysisManager
-/// change layout or virtual interface.
-#define TL_PLUGIN_API_VERSION 1
+/// Bump when Pass, PassRegistry, FindingSink, Finding, AnalysisManager or
+/// Emitter change layout or virtual interface. 2: passes describe
+/// themselves (tier, capabilities, pipelines, prefetch, skill), analyses are
+/// keyed by type, plugins register emitters, findings carry an insight.
+#define TL_PLUGIN_API_VERSION 2
 
 #define TL_PLUGIN_EXPORT __attribute__((visibility("default")))
 

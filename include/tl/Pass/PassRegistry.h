@@ -10,6 +10,7 @@
 #define TL_PASS_PASSREGISTRY_H
 
 #include "tl/Pass/Pass.h"
+#include "tl/Report/Emitter.h"
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
@@ -23,6 +24,7 @@
 namespace tl {
 
 using PassFactory = std::function<std::unique_ptr<Pass>()>;
+using EmitterFactory = std::function<std::unique_ptr<Emitter>()>;
 
 struct PassInfo {
   std::string Argument;
@@ -37,8 +39,13 @@ struct PassInfo {
 struct PipelineInfo {
   std::string Name;
   std::string Description;
-  /// Pipeline text the name expands to ("cpu-idle,kernel-fusion,...").
+  /// Pipeline text the name expands to ("pass-a,pass-b,..."); for a
+  /// pipeline built from its members, their names in member order.
   std::string Text;
+  /// Built from the passes that declare they join it (Pass::pipelines()),
+  /// ordered by (Order, pass name); otherwise Text was given explicitly.
+  bool FromMembers = false;
+  std::vector<std::pair<int, std::string>> Members;
 };
 
 class PassRegistry {
@@ -53,10 +60,20 @@ public:
   template <typename P> void registerPass() {
     registerPass([] { return std::unique_ptr<Pass>(new P()); });
   }
-  /// Register a named pipeline (`system`, `compute`): a pipeline text that
-  /// may reference passes registered later (resolved when parsed).
+  /// Register a named pipeline: a pipeline text that may reference passes
+  /// registered later (resolved when parsed). Passes cannot join it.
   void registerPipeline(llvm::StringRef Name, llvm::StringRef Description,
                         llvm::StringRef Text);
+  /// Declare a pipeline that passes join by their own declaration
+  /// (Pass::pipelines()); a pass may also join one nobody declared.
+  void declarePipeline(llvm::StringRef Name, llvm::StringRef Description);
+  /// Register an emitter factory (plugins add report outputs this way). The
+  /// driver adds one emitter per factory after the built-in ones, in
+  /// registration order.
+  void registerEmitter(EmitterFactory Factory);
+  llvm::ArrayRef<EmitterFactory> emitterFactories() const {
+    return Emitters;
+  }
 
   /// Name of whoever registers next (used in duplicate-name messages).
   void setOrigin(llvm::StringRef Origin) { CurrentOrigin = Origin.str(); }
@@ -72,12 +89,6 @@ public:
   std::vector<const PassInfo *> passes() const;
   std::vector<const PipelineInfo *> pipelines() const;
 
-  /// Union of claimedCategories() over every registered pass, sorted. The
-  /// `other` pass analyzes the categories not in this list.
-  std::vector<std::string> claimedCategories() const;
-  /// Which registered pass claims Category ("" when none).
-  std::string passClaiming(llvm::StringRef Category) const;
-
   /// The registered pass or pipeline name closest to Name (for "did you
   /// mean"), "" when nothing is close.
   std::string closestName(llvm::StringRef Name) const;
@@ -86,13 +97,17 @@ public:
   void printListing(llvm::raw_ostream &OS) const;
 
 private:
+  void addMember(llvm::StringRef Pipeline, int Order, llvm::StringRef Pass);
+
   llvm::StringMap<PassInfo> Passes;
   llvm::StringMap<PipelineInfo> Pipelines;
+  std::vector<EmitterFactory> Emitters;
   std::string CurrentOrigin = "builtin";
   std::vector<std::string> Errors;
 };
 
-/// `system` and `compute` (spec: tracelens-analysis §1).
+/// Declares `system` and `compute` (spec: tracelens-analysis §1) and
+/// `comparative` (what --compare adds); their passes join them.
 void registerBuiltinPipelines(PassRegistry &Registry);
 
 /// Closest candidate by edit distance ("" if none within a small bound).

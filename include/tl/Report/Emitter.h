@@ -38,6 +38,25 @@ struct PipelineChoice;
 struct FailedPass {
   std::string Pass;
   std::string Message;
+  /// The tier the pass declares (Pass::getTier()).
+  Tier PassTier = Tier::Compute;
+};
+
+/// One pass statistic's final value.
+struct StatisticValue {
+  std::string Name;
+  std::string Description;
+  uint64_t Value = 0;
+};
+
+/// What a pass declares about itself, for the report: Pass::getTier(),
+/// getSkillName(), claimedCategories(), takesUnclaimedCategories().
+struct PassDescription {
+  std::string Pass;
+  Tier PassTier = Tier::Compute;
+  std::string Skill;
+  std::vector<std::string> Claims;
+  bool TakesUnclaimed = false;
 };
 
 /// Per-pass run data for emitters that want it (timing, statistics).
@@ -47,7 +66,8 @@ struct PassRunInfo {
   size_t NumFindings = 0;
   double WallSeconds = 0;
   double CpuSeconds = 0;
-  std::vector<std::pair<std::string, uint64_t>> Statistics;
+  std::vector<StatisticValue> Statistics;
+  Tier PassTier = Tier::Compute;
 };
 
 /// Work several emitters share, done once per report (ReportUtil.cpp:
@@ -74,6 +94,9 @@ struct ReportContext {
   llvm::ArrayRef<Artifact> Artifacts = {};
   /// What the trace-quality gate let run (null when the gate was off).
   const PipelineChoice *Gate = nullptr;
+  /// Every pass of the requested pipeline (before the quality gate), as it
+  /// describes itself: the manifest's skill names come from here.
+  llvm::ArrayRef<PassDescription> Scheduled = {};
   /// Shared by the emitters (they may run on several threads).
   std::shared_ptr<ReportCache> Cache = makeReportCache();
 };

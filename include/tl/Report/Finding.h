@@ -114,6 +114,9 @@ struct Finding {
   Impact Imp;
   std::vector<Location> Locations;
   Recommendation Rec;
+  /// What the trace shows, in the pass's words (analysis.md's Insight);
+  /// empty: the report writes it from the tier's template.
+  std::string Insight;
   std::vector<std::string> Notes;
 
   /// `<pass>.<category>.<16 hex digits of xxh3(pass,category,key)>`.

@@ -62,6 +62,8 @@ public:
   FindingBuilder &op(llvm::StringRef Name);
   FindingBuilder &kernel(llvm::StringRef Name);
   FindingBuilder &timeRange(double StartUs, double EndUs);
+  /// The insight sentence(s) analysis.md shows instead of the template.
+  FindingBuilder &insight(llvm::StringRef Text);
   FindingBuilder &action(llvm::StringRef Text);
   FindingBuilder &mechanism(llvm::StringRef Text);
   FindingBuilder &expect(llvm::StringRef Text);

@@ -1,17 +1,13 @@
 //===- ComputePass.cpp - Category routing for the compute passes ----------===//
 #include "tl/Pass/Compute/ComputePass.h"
 
-#include "tl/Pass/PassRegistry.h"
 
 using namespace llvm;
 
 namespace tl::compute {
 
 std::vector<std::string> unclaimedCategories(const ComputeInput &In,
-                                             const PassRegistry *Registry) {
-  std::vector<std::string> Claimed;
-  if (Registry)
-    Claimed = Registry->claimedCategories();
+                                             ArrayRef<std::string> Claimed) {
   std::vector<std::string> Out;
   for (const auto &[Key, Display] : In.categories())
     if (!is_contained(Claimed, Key))

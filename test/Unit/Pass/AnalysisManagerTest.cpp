@@ -50,6 +50,45 @@ TEST(AnalysisManager, ComputedOnceAcrossThreads) {
   EXPECT_GE(Timings[0].WallSeconds, 0.04);
 }
 
+// Two types, one Name: each keeps its own data, and the second one asked for
+// stops the run naming both types.
+struct RealTimeline {
+  static constexpr llvm::StringLiteral Name = "test-timeline";
+  int Label = 41;
+  RealTimeline(const Trace &, AnalysisManager &) {}
+};
+struct FakeTimeline {
+  static constexpr llvm::StringLiteral Name = "test-timeline";
+  std::string Label = "fake";
+  FakeTimeline(const Trace &, AnalysisManager &) {}
+};
+
+TEST(AnalysisManager, KeyedByType) {
+  // "(anonymous namespace)::" with clang, "{anonymous}::" with gcc.
+  EXPECT_TRUE(AnalysisManager::keyOf<RealTimeline>().ends_with(
+      "anonymous}::RealTimeline") ||
+              AnalysisManager::keyOf<RealTimeline>().ends_with(
+                  "anonymous namespace)::RealTimeline"))
+      << AnalysisManager::keyOf<RealTimeline>().str();
+  EXPECT_EQ(AnalysisManager::keyOf<Trace>(), "tl::Trace");
+  EXPECT_NE(AnalysisManager::keyOf<RealTimeline>(),
+            AnalysisManager::keyOf<FakeTimeline>());
+}
+
+TEST(AnalysisManagerDeathTest, OneNameTwoTypesIsDiagnosed) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(
+      {
+        Trace T;
+        AnalysisManager AM(T);
+        if (AM.get<RealTimeline>().Label == 41)
+          AM.get<FakeTimeline>();
+      },
+      ::testing::ExitedWithCode(2),
+      "analysis name 'test-timeline' is used by two types: "
+      "[^ ]*::FakeTimeline and [^ ]*::RealTimeline");
+}
+
 struct CycleB;
 struct CycleA {
   static constexpr llvm::StringLiteral Name = "test-cycle-a";

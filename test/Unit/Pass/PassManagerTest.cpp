@@ -7,6 +7,8 @@
 #include "tl/Pass/PassManager.h"
 #include "tl/Pass/PassRegistry.h"
 
+#include "llvm/Support/raw_ostream.h"
+
 #include "gtest/gtest.h"
 
 #include <atomic>
@@ -106,6 +108,69 @@ TEST(PassManager, PipelineOrderNotCompletionOrder) {
     EXPECT_EQ(F[1].Title, "e0");
     EXPECT_EQ(F[2].Title, "e1");
   }
+}
+
+/// Reports the scheduled claims it sees; declares a tier and a skill.
+class SeesClaims : public PassBase<SeesClaims> {
+public:
+  static constexpr llvm::StringLiteral Argument = "sees-claims";
+  static constexpr llvm::StringLiteral Description = "d";
+  static constexpr Tier PassTier = Tier::Fusion;
+  static constexpr llvm::StringLiteral SkillName = "sees-analyzer";
+  static constexpr llvm::StringLiteral ClaimedCategories[] = {"reduce"};
+  static constexpr bool TakesUnclaimed = true;
+  llvm::Error run(const Trace &, AnalysisManager &, FindingSink &S) override {
+    std::string Text;
+    for (const std::string &C : scheduledClaims())
+      Text += C + ";";
+    S.system("c", Text);
+    return llvm::Error::success();
+  }
+};
+
+TEST(PassManager, ClaimsAreTheScheduledPassesOnly) {
+  PassRegistry R;
+  R.registerPass<SeesClaims>();
+  R.registerPass<AllOptions>(); // claims GEMM, loaded in both runs
+  for (llvm::StringRef Text : {"sees-claims", "all-options,sees-claims"}) {
+    auto P = buildPipeline(R, Text);
+    ASSERT_EQ(errText(P), "");
+    std::vector<PassDescription> D = P->describe();
+    const PassDescription &Last = D.back();
+    EXPECT_EQ(Last.Pass, "sees-claims");
+    EXPECT_EQ(Last.PassTier, Tier::Fusion);
+    EXPECT_EQ(Last.Skill, "sees-analyzer");
+    EXPECT_TRUE(Last.TakesUnclaimed);
+    EXPECT_EQ(Last.Claims, std::vector<std::string>{"reduce"});
+    Trace T;
+    AnalysisManager AM(T);
+    PassManager PM(std::move(*P));
+    auto Results = PM.run(T, AM);
+    EXPECT_EQ(collectRunInfo(Results).back().PassTier, Tier::Fusion);
+    std::vector<Finding> F = collectFindings(Results);
+    ASSERT_EQ(F.size(), 1u);
+    // "GEMM" only when all-options is scheduled, though it is always loaded.
+    EXPECT_EQ(F[0].Title, Text == "sees-claims" ? "reduce;" : "GEMM;reduce;");
+  }
+}
+
+TEST(PassManager, StatisticsKeepTheirDescription) {
+  PassRegistry R;
+  R.registerPass<AllOptions>();
+  auto P = buildPipeline(R, "all-options");
+  ASSERT_EQ(errText(P), "");
+  Trace T;
+  AnalysisManager AM(T);
+  PassManager PM(std::move(*P));
+  auto Results = PM.run(T, AM);
+  std::vector<PassRunInfo> Runs = collectRunInfo(Results);
+  ASSERT_EQ(Runs[0].Statistics.size(), 1u);
+  EXPECT_EQ(Runs[0].Statistics[0].Name, "st");
+  EXPECT_EQ(Runs[0].Statistics[0].Description, "a statistic");
+  std::string S;
+  llvm::raw_string_ostream OS(S);
+  printStatistics(OS, Runs);
+  EXPECT_NE(S.find("(S)        0 st - a statistic\n"), std::string::npos) << S;
 }
 
 TEST(PassManager, SameFindingsForAnyThreadCount) {

@@ -73,7 +73,7 @@ TEST_F(PipelineTest, OverridesApplyBeforeText) {
   EXPECT_EQ(P->str(), "emit{n=2,sleep-ms=0,tag=q,fail=false}");
 }
 
-TEST_F(PipelineTest, RegistryDuplicatesAndClaims) {
+TEST_F(PipelineTest, RegistryDuplicates) {
   R.setOrigin("plugin X");
   R.registerPass<Emit>();
   R.registerPipeline("group", "again", "emit");
@@ -81,12 +81,93 @@ TEST_F(PipelineTest, RegistryDuplicatesAndClaims) {
                         "plugin X: pass 'emit' is already registered by "
                         "builtin\nplugin X: pipeline 'group' is already "
                         "registered");
-  EXPECT_EQ(R.claimedCategories(), std::vector<std::string>{"GEMM"});
-  EXPECT_EQ(R.passClaiming("GEMM"), "all-options");
-  EXPECT_EQ(R.passClaiming("NORM"), "");
   auto P = R.createPass("emit");
   ASSERT_TRUE(P);
   EXPECT_EQ(P->getRegistry(), &R);
+}
+
+// Members of one pipeline, declared out of order: the registry sorts them by
+// (Order, name) whatever the registration order.
+template <int N> struct Member : PassBase<Member<N>> {
+  static constexpr llvm::StringLiteral Names[] = {"m-zeta", "m-alpha",
+                                                  "m-beta", "m-late"};
+  static constexpr llvm::StringLiteral Argument = Names[N];
+  static constexpr llvm::StringLiteral Description = "member";
+  static constexpr PipelineMembership Pipelines[] = {
+      {"grp", N == 3 ? 900 : 100}, {"other-grp", 1}};
+  llvm::Error run(const Trace &, AnalysisManager &, FindingSink &) override {
+    return llvm::Error::success();
+  }
+};
+
+TEST(PipelineMembers, OrderIsDeclaredOrderThenName) {
+  for (bool Reverse : {false, true}) {
+    PassRegistry R;
+    R.declarePipeline("grp", "a group");
+    if (Reverse) {
+      R.registerPass<Member<3>>();
+      R.registerPass<Member<2>>();
+      R.registerPass<Member<1>>();
+      R.registerPass<Member<0>>();
+    } else {
+      R.registerPass<Member<0>>();
+      R.registerPass<Member<1>>();
+      R.registerPass<Member<2>>();
+      R.registerPass<Member<3>>();
+    }
+    ASSERT_EQ(errText(R.takeError()), "");
+    const PipelineInfo *G = R.lookupPipeline("grp");
+    ASSERT_TRUE(G);
+    EXPECT_EQ(G->Description, "a group");
+    EXPECT_EQ(G->Text, "m-alpha,m-beta,m-zeta,m-late");
+    // A pipeline nobody declared exists once a pass joins it.
+    ASSERT_TRUE(R.lookupPipeline("other-grp"));
+    EXPECT_EQ(R.lookupPipeline("other-grp")->Text,
+              "m-alpha,m-beta,m-late,m-zeta");
+    auto P = buildPipeline(R, "grp");
+    ASSERT_EQ(errText(P), "");
+    EXPECT_EQ(P->passNames(), (std::vector<std::string>{"m-alpha", "m-beta",
+                                                       "m-zeta", "m-late"}));
+  }
+}
+
+struct JoinsFixed : PassBase<JoinsFixed> {
+  static constexpr llvm::StringLiteral Argument = "joins-fixed";
+  static constexpr llvm::StringLiteral Description = "d";
+  static constexpr PipelineMembership Pipelines[] = {{"fixed", 1}};
+  llvm::Error run(const Trace &, AnalysisManager &, FindingSink &) override {
+    return llvm::Error::success();
+  }
+};
+
+TEST(PipelineMembers, Errors) {
+  PassRegistry R;
+  R.declarePipeline("empty", "nobody joins");
+  R.registerPipeline("fixed", "by text", "m-zeta");
+  R.setOrigin("plugin Y");
+  R.registerPass<Member<0>>(); // m-zeta: joins grp and other-grp
+  R.registerPass<Member<1>>(); // m-alpha: the same
+  ASSERT_EQ(errText(R.takeError()), "");
+  auto P = buildPipeline(R, "empty");
+  EXPECT_EQ(errText(P), "invalid pass pipeline 'empty': pipeline 'empty' "
+                        "has no passes: no loaded pass joins it (see "
+                        "--list-passes)");
+  // Joining a pipeline given by its text is refused.
+  R.registerPass<JoinsFixed>();
+  EXPECT_EQ(errText(R.takeError()),
+            "plugin Y: pass 'joins-fixed' joins pipeline 'fixed', which is "
+            "given by its text");
+  EXPECT_FALSE(R.lookupPass("joins-fixed"));
+  // --compare's helper: adds only the members not already scheduled.
+  auto T = withPipelineMembers(R, "m-zeta", "other-grp");
+  ASSERT_EQ(errText(T), "");
+  EXPECT_EQ(*T, "m-zeta,m-alpha");
+  auto U = withPipelineMembers(R, "fixed", "other-grp");
+  ASSERT_EQ(errText(U), "");
+  EXPECT_EQ(*U, "fixed,m-alpha");
+  auto V = withPipelineMembers(R, "fixed", "not-registered");
+  ASSERT_EQ(errText(V), "");
+  EXPECT_EQ(*V, "fixed");
 }
 
 TEST(ClosestMatch, Bounds) {

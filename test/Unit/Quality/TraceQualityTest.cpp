@@ -65,11 +65,14 @@ TEST(WorkloadInfo, ModeOptionWins) {
 TEST(TraceQuality, ChoosePipeline) {
   Trace T = importOrDie(GpuOnly);
   TraceQuality Q(T);
-  std::vector<std::string> Req = {"cpu-idle", "gemm", "my-plugin-pass",
-                                  "multi-kernel"};
+  // Each pass says what it needs; the gate never looks at names.
+  std::vector<GateRequest> Req = {
+      {"cpu-idle", {Capability::GpuTimeline}},
+      {"gemm", {Capability::OpAttribution}},
+      {"my-plugin-pass", {Capability::OpAttribution, Capability::GpuTimeline}},
+      {"multi-kernel", {Capability::GpuTimeline}}};
   PipelineChoice C = choosePipeline(Req, Q);
   EXPECT_EQ(C.Run, (std::vector<std::string>{"cpu-idle", "multi-kernel"}));
-  // Unknown passes are compute-tier: they need op attribution.
   EXPECT_EQ(C.Skipped, (std::vector<std::string>{"gemm", "my-plugin-pass"}));
   EXPECT_TRUE(C.Fallback);
   EXPECT_EQ(C.Mode,
@@ -85,7 +88,7 @@ TEST(TraceQuality, JsonIsWellFormed) {
   Trace T = importOrDie(GpuOnly);
   TraceQuality Q(T);
   WorkloadInfo W(T);
-  std::vector<std::string> Req = {"gemm"};
+  std::vector<GateRequest> Req = {{"gemm", {Capability::OpAttribution}}};
   PipelineChoice C = choosePipeline(Req, Q);
   std::string S;
   llvm::raw_string_ostream OS(S);

@@ -12,8 +12,8 @@
 //
 // Claimed categories are category keys (§3.6: `GroupedGEMM_fwd` ->
 // `groupedgemm_fwd`). A pass with `static constexpr bool TakesUnclaimed =
-// true` (the `other` pass) analyzes every category no registered pass
-// claims instead.
+// true` (the `other` pass) analyzes every category no scheduled pass
+// claims instead (Pass::scheduledClaims()).
 //
 //===----------------------------------------------------------------------===//
 #ifndef TL_PASS_COMPUTE_COMPUTEPASS_H
@@ -28,11 +28,10 @@
 
 namespace tl::compute {
 
-/// Category keys the `other` pass takes: present in the input and claimed
-/// by no pass of Registry (all present keys when Registry is null, minus
-/// the builtin claims of the compute pipeline).
+/// Category keys the `other` pass takes: present in the input and not in
+/// Claimed (the scheduled passes' claims).
 std::vector<std::string> unclaimedCategories(const ComputeInput &In,
-                                             const PassRegistry *Registry);
+                                             llvm::ArrayRef<std::string> Claimed);
 
 template <typename Derived> class ComputePass : public PassBase<Derived> {
 public:
@@ -43,12 +42,15 @@ public:
       Pass::desc("Minimum summed mid impact (% of E2E) of a finding group"),
       Pass::init(MinPItemImpact)};
 
+  /// Every compute pass starts from the per-category op records.
+  static void prefetch(AnalysisPrefetch &P) { P.add<ComputeInput>(); }
+
   llvm::Error run(const Trace &T, AnalysisManager &AM,
                   FindingSink &Sink) override {
     const ComputeInput &In = AM.get<ComputeInput>();
     std::vector<std::string> Keys;
-    if constexpr (requires { Derived::TakesUnclaimed; }) {
-      Keys = unclaimedCategories(In, this->getRegistry());
+    if (this->takesUnclaimedCategories()) {
+      Keys = unclaimedCategories(In, this->scheduledClaims());
     } else {
       for (llvm::StringLiteral C : this->claimedCategories())
         Keys.push_back(C.str());
