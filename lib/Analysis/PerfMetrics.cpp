@@ -370,19 +370,6 @@ std::vector<EventId> SubtreeKernelIndex::sortedByTs(EventId E) const {
   return Ks;
 }
 
-std::vector<EventId> tl::opKernelsByTs(const Trace &T, EventId E, bool Bwd,
-                                       const SubtreeKernelIndex &Idx) {
-  if (!Bwd)
-    return Idx.sortedByTs(E);
-  std::vector<EventId> Ks;
-  for (EventId B : subtreeBwdEvents(T, E)) {
-    llvm::ArrayRef<EventId> K = T.subtreeGpuEvents(B);
-    Ks.insert(Ks.end(), K.begin(), K.end());
-  }
-  sortByTs(T, Ks);
-  return Ks;
-}
-
 /// What makes two events' models equal (see OpPerfCache).
 struct OpPerfCache::Key {
   StrId Name = 0, Gemm = 0;

@@ -48,21 +48,7 @@ std::string tl::shortDtype(StringRef T) {
 }
 
 WorkloadInfo::WorkloadInfo(const Trace &T, AnalysisManager &AM)
-    : WorkloadInfo(T) {
-  // An explicit --mode wins over the inference; keep what the trace said.
-  const std::string &Given = AM.options().Mode;
-  if (Given.empty())
-    return;
-  for (WorkloadFact &F : Facts)
-    if (F.Key == "mode") {
-      F.Evidence = fmt::format("set by the user (mode option); the trace "
-                               "suggests {} [{}]: {}",
-                               F.Value, confidenceName(F.Conf).str(),
-                               F.Evidence);
-      F.Value = Given;
-      F.Conf = Confidence::High;
-    }
-}
+    : WorkloadInfo(T) {}
 
 const WorkloadFact *WorkloadInfo::find(StringRef Key) const {
   for (const WorkloadFact &F : Facts)

@@ -99,8 +99,6 @@ private:
   bool training(AnalysisManager &AM) const {
     if (mode.getValue() != "auto")
       return mode.getValue() == "training";
-    if (!AM.options().Mode.empty())
-      return AM.options().Mode == "training";
     return AM.get<WorkloadInfo>().value("mode") != "inference";
   }
 };

@@ -19,8 +19,6 @@ struct AnalysisOptions {
   std::optional<ArchSpec> Arch;
   /// Include GPU events with no launch in the timeline and launcher tables.
   bool IncludeUnlinked = false;
-  /// "training", "inference" or "" (infer from the trace).
-  std::string Mode;
   /// Short-kernel threshold (µs) and histogram bins (spec 6.9).
   double ShortKernelThresholdUs = 10.0;
   unsigned ShortKernelBins = 100;

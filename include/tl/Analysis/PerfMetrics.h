@@ -106,12 +106,6 @@ struct OpPerf {
   std::vector<EventId> Kernels;
 };
 
-/// The kernel set of computeOpPerf stable-sorted by ts (the event's new
-/// kernel_details): E's subtree kernels, or for Bwd the subtree kernels of
-/// subtreeBwdEvents(E).
-std::vector<EventId> opKernelsByTs(const Trace &T, EventId E, bool Bwd,
-                                   const SubtreeKernelIndex &Idx);
-
 /// Copy the numeric §5.1 columns of P into a table row (the roofline ones
 /// only when there is a roofline: rows default them to NaN).
 template <typename Row> void copyPerfNumbers(Row &R, const OpPerf &P) {

@@ -47,21 +47,6 @@ TEST(TraceQuality, ThroughAnalysisManager) {
   EXPECT_EQ(AM.get<WorkloadInfo>().title(), "Workload");
 }
 
-TEST(WorkloadInfo, ModeOptionWins) {
-  Trace T = importOrDie(GpuOnly);
-  AnalysisOptions Opts;
-  Opts.Mode = "training";
-  AnalysisManager AM(T, Opts);
-  const WorkloadInfo &W = AM.get<WorkloadInfo>();
-  EXPECT_EQ(W.value("mode"), "training");
-  EXPECT_EQ(W.find("mode")->Conf, Confidence::High);
-  // GPU-only, no backward kernel names: the trace alone says inference.
-  EXPECT_EQ(WorkloadInfo(T).value("mode"), "inference");
-  EXPECT_TRUE(llvm::StringRef(W.find("mode")->Evidence)
-                  .starts_with("set by the user (mode option); the trace "
-                               "suggests inference [low]"));
-}
-
 TEST(TraceQuality, ChoosePipeline) {
   Trace T = importOrDie(GpuOnly);
   TraceQuality Q(T);

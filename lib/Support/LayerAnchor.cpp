@@ -1,1 +1,0 @@
-// Keeps the Support layer non-empty until it has sources of its own.
