@@ -7,6 +7,7 @@ PKGS=(cmake ninja-build g++ make python3 git
       llvm-19-dev llvm-19-tools
       libyaml-cpp-dev rapidjson-dev libfmt-dev zlib1g-dev
       libgtest-dev libgmock-dev
+      libxxhash-dev pkg-config
       # Optional for the build (perf_report.xlsx is written only with it),
       # and openpyxl reads it back in the tests.
       libxlsxwriter-dev python3-openpyxl)

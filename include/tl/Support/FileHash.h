@@ -2,19 +2,21 @@
 //
 // The findings.json trace hash. Mapping a GB trace to hash it in one call
 // made the whole file resident at report time; this reads it in fixed
-// chunks with the XXH3 long-input loop kept as a running state, so memory
-// stays constant. Equal to llvm::xxh3_128bits over the same bytes.
+// chunks through libxxhash's streaming XXH3-128, so memory stays constant.
+// Equal to llvm::xxh3_128bits over the same bytes (both are XXH3-128 with
+// the default secret and seed 0).
 //
 //===----------------------------------------------------------------------===//
 #ifndef TL_SUPPORT_FILEHASH_H
 #define TL_SUPPORT_FILEHASH_H
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/xxhash.h"
 
 #include <cstdint>
-#include <vector>
+#include <memory>
 
 namespace tl {
 
@@ -27,18 +29,19 @@ llvm::Expected<llvm::XXH128_hash_t> xxh3_128File(llvm::StringRef Path,
 class Xxh3Stream {
 public:
   Xxh3Stream();
+  ~Xxh3Stream();
+  Xxh3Stream(const Xxh3Stream &) = delete;
+  Xxh3Stream &operator=(const Xxh3Stream &) = delete;
   void update(llvm::ArrayRef<uint8_t> Data);
   llvm::XXH128_hash_t digest() const;
   uint64_t size() const { return Total; }
 
 private:
-  void consumeBlock(const uint8_t *Block);
-  uint64_t Acc[8];
+  /// libxxhash's XXH3_state_t, kept opaque so xxhash.h stays out of our
+  /// headers.
+  struct State;
+  std::unique_ptr<State> S;
   uint64_t Total = 0;
-  /// Unconsumed bytes: at most one block (1024 B) plus the block being
-  /// filled; the previous 64 bytes stay in front for the last stripe.
-  std::vector<uint8_t> Buf;
-  size_t Start = 0; // first unconsumed byte in Buf
 };
 
 } // namespace tl
