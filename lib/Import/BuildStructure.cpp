@@ -4,8 +4,8 @@
 // and at most O(n log n).
 //
 //===----------------------------------------------------------------------===//
-#include "ImportInternal.h"
-#include "PageBuffer.h"
+#include "BuildStructure.h"
+#include "tl/Input/PageBuffer.h"
 #include "tl/Support/SortRuns.h"
 
 #include "llvm/ADT/ArrayRef.h"

@@ -1,6 +1,12 @@
-//===- ImportInternal.h - Shared state of the Kineto importer ---*- C++ -*-===//
-#ifndef TL_LIB_IMPORT_IMPORTINTERNAL_H
-#define TL_LIB_IMPORT_IMPORTINTERNAL_H
+//===- ImportState.h - From the SAX pass to buildStructure ------*- C++ -*-===//
+//
+// The SAX pass (KinetoHandler) fills it; buildStructure() consumes it. Its
+// methods live in ImportState.cpp so that neither of those two files
+// depends on the other.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TL_LIB_IMPORT_IMPORTSTATE_H
+#define TL_LIB_IMPORT_IMPORTSTATE_H
 
 #include "tl/IR/TraceStorage.h"
 
@@ -52,11 +58,6 @@ struct ImportState {
   uint64_t WarningCount = 0;
 };
 
-/// Build tracks' names, the linking key, the host call tree, runtime->GPU
-/// links, subtree GPU ranges and fwd->bwd links (spec sections 1.5, 2).
-/// TwoThreads: the host tree is built on a second thread meanwhile.
-void buildStructure(Trace::Storage &S, ImportState &State, bool TwoThreads);
-
 } // namespace tl
 
-#endif // TL_LIB_IMPORT_IMPORTINTERNAL_H
+#endif // TL_LIB_IMPORT_IMPORTSTATE_H

@@ -1,101 +1,52 @@
 //===- Importer.cpp - Streaming Kineto JSON importer ----------------------===//
 //
 // One SAX pass (JsonReader: RapidJSON's iterative, full-precision, UTF-8
-// checked parse, made faster) fills the Trace's columns directly; flows and
-// metadata are kept aside and consumed by buildStructure(). No DOM is built and no event allocates on
-// the heap: names are interned, args go to the shared ArgStore arena.
+// checked parse, made faster; KinetoHandler) fills the Trace's columns
+// directly; flows and metadata are kept aside and consumed by
+// buildStructure(). No DOM is built and no event allocates on the heap:
+// names are interned, args go to the shared ArgStore arena. This file only
+// drives it: input, threads, errors.
+//
+// The JSON structure of a Kineto trace as a state machine over SAX tokens
+// (KinetoHandler): the top-level object (kept whole in the ArgStore, except
+// traceEvents), the traceEvents array and each event's keys. The jobs around
+// it are separate: EventFields decodes an event's known keys, EventLowering
+// puts the finished event into the IR, InternCache interns strings. The
+// handler also guards memory and splices in the tail parser's events.
 //
 //===----------------------------------------------------------------------===//
 #include "tl/Import/Importer.h"
-#include "ImportInternal.h"
-#include "InputSource.h"
-#include "InputStream.h"
-#include "JsonReader.h"
-#include "TailParser.h"
+#include "BuildStructure.h"
+#include "EventFields.h"
+#include "EventLowering.h"
+#include "ImportState.h"
+#include "InternCache.h"
+#include "tl/Input/InputSource.h"
+#include "tl/Input/InputStream.h"
+#include "tl/Input/JsonReader.h"
+#include "tl/Input/TailParser.h"
 
-#include "llvm/ADT/StringSwitch.h"
+#include "llvm/ADT/Twine.h"
+#include "llvm/Support/Compiler.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <rapidjson/rapidjson.h>
 
 #include <cerrno>
-#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <thread>
 
 using namespace tl;
 
-void ImportState::warn(Trace::Storage &S, std::string Msg) {
-  ++WarningCount;
-  if (S.Stats.Warnings.size() < 50)
-    S.Stats.Warnings.push_back(std::move(Msg));
-}
-
-static std::tuple<int64_t, int64_t, unsigned> trackKey(const TrackPart &P,
-                                                       const TrackPart &T) {
-  return {P.IsString ? int64_t(P.Str) : P.Int,
-          T.IsString ? int64_t(T.Str) : T.Int,
-          unsigned(P.IsString) | unsigned(T.IsString) << 1 | 4u};
-}
-
-TrackId ImportState::getOrAddTrack(Trace::Storage &S, const TrackPart &Pid,
-                                   const TrackPart &Tid) {
-  auto [It, Inserted] =
-      TrackIndex.try_emplace(trackKey(Pid, Tid), TrackId(S.Tracks.size()));
-  if (Inserted) {
-    Track T;
-    T.Pid = Pid;
-    T.Tid = Tid;
-    S.Tracks.push_back(T);
-  }
-  return It->second;
-}
-
-uint32_t ImportState::flowTrack(const TrackPart &Pid, const TrackPart &Tid) {
-  auto [It, Inserted] =
-      FlowTrackIndex.try_emplace(trackKey(Pid, Tid), FlowTracks.size());
-  if (Inserted)
-    FlowTracks.push_back({Pid, Tid});
-  return It->second;
-}
-
-TrackId ImportState::findTrack(const TrackPart &Pid,
-                               const TrackPart &Tid) const {
-  auto It = TrackIndex.find(trackKey(Pid, Tid));
-  return It == TrackIndex.end() ? ~0u : It->second;
-}
-
 namespace {
-
-/// A JSON scalar as delivered by the SAX reader.
-struct Scalar {
-  enum Kind { Null, Bool, Int, Double, String } K;
-  int64_t I;
-  double D;
-  llvm::StringRef S;
-  Scalar(Kind K, int64_t I = 0, double D = 0) : K(K), I(I), D(D) {}
-};
-
-enum class Field : uint8_t {
-  Ph,
-  Name,
-  Cat,
-  Ts,
-  Dur,
-  Pid,
-  Tid,
-  Id,
-  Args,
-  Other
-};
 
 class KinetoHandler {
 public:
   KinetoHandler(Trace::Storage &S, ImportState &State, InputStream &In,
                 const ImportOptions &Opts, const JsonStackModel &Stack)
       : S(S), State(State), In(In), Opts(Opts), Stack(Stack), ArgB(S.Args),
-        TopB(S.Args) {}
+        TopB(S.Args), Intern(S.Strings), Lower(S, State, Opts, Intern) {}
 
   // SAX handler interface (RapidJSON's, as JsonReader calls it).
   bool Null() { return scalar({Scalar::Null}); }
@@ -156,52 +107,6 @@ private:
     return false;
   }
 
-  static llvm::StringRef fieldName(Field F) {
-    switch (F) {
-    case Field::Ph:
-      return "ph";
-    case Field::Name:
-      return "name";
-    case Field::Cat:
-      return "cat";
-    case Field::Ts:
-      return "ts";
-    case Field::Dur:
-      return "dur";
-    case Field::Pid:
-      return "pid";
-    case Field::Tid:
-      return "tid";
-    case Field::Id:
-      return "id";
-    case Field::Args:
-      return "args";
-    case Field::Other:
-      return "?";
-    }
-    return "?";
-  }
-
-  /// S.Strings.intern(K) through a small direct-mapped cache: most strings
-  /// of a trace (args keys, names, categories, dtype lists) repeat, and a
-  /// hit costs a cheap hash and one compare instead of the pool's lookup.
-  /// Ids are the pool's, given in the same order.
-  StrId intern(llvm::StringRef K) {
-    if (K.empty() || K.size() > TapeSlotMaxLen)
-      return S.Strings.intern(K);
-    // The slot keeps the pool's copy of its text (the pool never moves
-    // it), so a hit costs one compare and no pool access.
-    CachedStr &Slot = InternCache[tapeSlot(K.data(), uint32_t(K.size()))];
-    if (Slot.Id && Slot.Len == K.size() &&
-        tapeSameBytes(Slot.Text, K.data(), K.size()))
-      return Slot.Id;
-    Slot.Id = S.Strings.intern(K);
-    llvm::StringRef Text = S.Strings.get(Slot.Id);
-    Slot.Text = Text.data();
-    Slot.Len = uint32_t(Text.size());
-    return Slot.Id;
-  }
-
   void addTo(ArgBuilder &B, const Scalar &V) {
     switch (V.K) {
     case Scalar::Null:
@@ -217,7 +122,7 @@ private:
       B.real(V.D);
       break;
     case Scalar::String:
-      B.string(intern(V.S));
+      B.string(Intern.intern(V.S));
       break;
     }
   }
@@ -288,7 +193,7 @@ private:
     case Mode::ArgsValue:
       addTo(ArgB, V);
       if (ArgB.depth() == 0) {
-        CurArgs = ArgB.finish();
+        Ev.Args = ArgB.finish();
         M = Mode::EvKey;
       }
       return true;
@@ -322,7 +227,7 @@ private:
     case Mode::InEvents:
       if (!IsObject)
         return wrongKind();
-      beginEvent();
+      Ev.begin(S.Args);
       M = Mode::EvKey;
       return true;
     case Mode::EvField:
@@ -372,7 +277,7 @@ private:
     case Mode::ArgsValue:
       ArgB.endContainer();
       if (ArgB.depth() == 0) {
-        CurArgs = ArgB.finish();
+        Ev.Args = ArgB.finish();
         M = Mode::EvKey;
       }
       return true;
@@ -395,11 +300,11 @@ private:
         M = Mode::EventsOpen;
         return true;
       }
-      TopB.key(intern(K));
+      TopB.key(Intern.intern(K));
       M = Mode::TopValue;
       return true;
     case Mode::TopValue:
-      TopB.key(intern(K));
+      TopB.key(Intern.intern(K));
       return true;
     case Mode::EvKey:
       CurField = eventField(K);
@@ -411,40 +316,12 @@ private:
       }
       return true;
     case Mode::ArgsValue:
-      ArgB.key(intern(K));
+      ArgB.key(Intern.intern(K));
       return true;
     case Mode::Skip:
       return true;
     default:
       return fail("unexpected key");
-    }
-  }
-
-  /// The event field named K (by length, then bytes: every event has
-  /// several keys, and StringSwitch tries each name in turn).
-  static Field eventField(llvm::StringRef K) {
-    // (K.size() bytes of W, its terminating NUL excluded.)
-    auto Is = [&](const char *W) {
-      return std::memcmp(K.data(), W, K.size()) == 0;
-    };
-    switch (K.size()) {
-    case 2:
-      return Is("ph")   ? Field::Ph
-             : Is("ts") ? Field::Ts
-             : Is("id") ? Field::Id
-                        : Field::Other;
-    case 3:
-      return Is("cat")   ? Field::Cat
-             : Is("dur") ? Field::Dur
-             : Is("pid") ? Field::Pid
-             : Is("tid") ? Field::Tid
-                         : Field::Other;
-    case 4:
-      return Is("name")   ? Field::Name
-             : Is("args") ? Field::Args
-                          : Field::Other;
-    default:
-      return Field::Other;
     }
   }
 
@@ -459,101 +336,23 @@ private:
                 fieldName(CurField) + "\"");
   }
 
-  static std::string expectedType(Field F) {
-    switch (F) {
-    case Field::Ts:
-    case Field::Dur:
-      return "number";
-    case Field::Pid:
-    case Field::Tid:
-    case Field::Id:
-      return "integer or a string";
-    default:
-      return "string";
-    }
-  }
-
-  void beginEvent() {
-    HasPh = HasName = HasCat = HasTs = HasDur = HasId = false;
-    Pid = Tid = TrackPart();
-    CurArgs = 0;
-    ArgMark = S.Args.mark();
-    Name.clear();
-    Cat.clear();
-  }
-
   bool setField(const Scalar &V) {
     if (V.K == Scalar::Null)
       return true; // null = absent
-    switch (CurField) {
-    case Field::Ph:
-    case Field::Name:
-    case Field::Cat:
-      if (V.K != Scalar::String)
-        return failField("a string");
-      if (CurField == Field::Ph) {
-        Ph = V.S.size() == 1 ? V.S[0] : '?';
-        HasPh = true;
-      } else if (CurField == Field::Name) {
-        Name.assign(V.S.data(), V.S.size());
-        HasName = true;
-      } else {
-        Cat.assign(V.S.data(), V.S.size());
-        HasCat = true;
-      }
-      return true;
-    case Field::Ts:
-    case Field::Dur: {
-      if (V.K != Scalar::Int && V.K != Scalar::Double)
-        return failField("a number");
-      double D = V.K == Scalar::Int ? double(V.I) : V.D;
-      if (CurField == Field::Ts) {
-        Ts = D;
-        HasTs = true;
-      } else {
-        Dur = D;
-        HasDur = true;
-      }
-      return true;
-    }
-    case Field::Pid:
-    case Field::Tid:
-    case Field::Id: {
-      TrackPart P;
-      if (V.K == Scalar::Int) {
-        P.Int = V.I;
-      } else if (V.K == Scalar::Double && std::trunc(V.D) == V.D &&
-                 std::fabs(V.D) < 9.2e18) {
-        P.Int = int64_t(V.D);
-      } else if (V.K == Scalar::String) {
-        if (CurField == Field::Id) {
-          // Flow ids are integers; accept their decimal or hex text.
-          if (V.S.getAsInteger(0, P.Int))
-            return true; // not a number: the flow is ignored
-        } else {
-          P.IsString = true;
-          P.Str = intern(V.S);
-        }
-      } else {
-        return failField("an integer or a string");
-      }
-      if (CurField == Field::Pid)
-        Pid = P;
-      else if (CurField == Field::Tid)
-        Tid = P;
-      else {
-        FlowId = P.Int;
-        HasId = true;
-      }
-      return true;
-    }
-    case Field::Args: // a scalar args value: keep it as is
+    if (CurField == Field::Args) { // a scalar args value: keep it as is
       addTo(ArgB, V);
-      CurArgs = ArgB.finish();
-      return true;
-    case Field::Other:
+      Ev.Args = ArgB.finish();
       return true;
     }
+    if (const char *What = Ev.set(CurField, V, Intern))
+      return failField(What);
+    return true;
+  }
+
+  bool endEvent() {
+    std::string Why;
+    if (!Lower.endEvent(Ev, Why))
+      return fail(Why);
     return true;
   }
 
@@ -576,166 +375,6 @@ private:
     return true;
   }
 
-  /// "event <uid>: " for the event being finished (already counted).
-  std::string where() const {
-    return "event " + std::to_string(S.Stats.TotalEntries - 1) + ": ";
-  }
-
-  void dropArgs() { S.Args.truncate(ArgMark); }
-
-  bool endEvent() {
-    uint64_t Uid = S.Stats.TotalEntries++;
-    if (Uid >= UINT32_MAX || S.Args.nearlyFull())
-      return fail("expected fewer than 2^32 trace events and args values");
-    if (!HasPh) {
-      ++S.Stats.OtherPhases;
-      State.warn(S, where() + "no \"ph\"; ignored");
-      dropArgs();
-      return true;
-    }
-    switch (Ph) {
-    case 'X':
-      return addComplete(Uid);
-    case 's':
-    case 'f':
-    case 't': {
-      ++S.Stats.FlowEvents;
-      dropArgs();
-      if (Ph != 't' && HasCat && (Cat == "ac2g" || Cat == "async_cpu_to_gpu")) {
-        if (!HasId) {
-          State.warn(S, where() + "flow without an integer \"id\"; ignored");
-          return true;
-        }
-        State.Flows.push_back(
-            {FlowId, Ph == 's' ? 0u : State.flowTrack(Pid, Tid), Ph == 's'});
-      }
-      return true;
-    }
-    case 'M':
-      ++S.Stats.MetadataEvents;
-      addMetadata();
-      dropArgs();
-      return true;
-    case 'i':
-    case 'I':
-      ++S.Stats.InstantEvents;
-      if (HasName && HasTs && (Name == "[memory]" || Name == "[OutOfMemory]"))
-        addMemory(Uid);
-      dropArgs();
-      return true;
-    default:
-      ++S.Stats.OtherPhases;
-      dropArgs();
-      return true;
-    }
-  }
-
-  /// Keep an allocator instant (docs/IR.md; spec memory-timeline.md §2).
-  void addMemory(uint64_t Uid) {
-    MemoryEvent M;
-    M.Uid = Uid;
-    M.Ts = Ts;
-    M.Pid = Pid;
-    M.Tid = Tid;
-    M.OutOfMemory = Name == "[OutOfMemory]";
-    ArgValue A = S.Args.value(CurArgs);
-    M.Bytes = A.get("Bytes").asInt();
-    M.TotalAllocated = A.get("Total Allocated").asInt();
-    M.TotalReserved = A.get("Total Reserved").asInt();
-    M.Addr = A.get("Addr").asInt();
-    M.DeviceId = A.get("Device Id").asInt();
-    M.DeviceType = A.get("Device Type").asInt();
-    S.Memory.push_back(M);
-  }
-
-  void addMetadata() {
-    MetaRecord::KeyKind K;
-    const char *ArgKey;
-    if (Name == "process_name") {
-      K = MetaRecord::ProcessName;
-      ArgKey = "name";
-    } else if (Name == "process_labels") {
-      K = MetaRecord::ProcessLabels;
-      ArgKey = "labels";
-    } else if (Name == "thread_name") {
-      K = MetaRecord::ThreadName;
-      ArgKey = "name";
-    } else {
-      return; // sort indices and unknown names carry nothing we use
-    }
-    ArgValue V = S.Args.value(CurArgs).get(ArgKey);
-    StrId Val = V.isString() ? S.Strings.intern(V.getString())
-                             : S.Strings.intern(V.toJson());
-    State.Meta.push_back({Pid, Tid, K, Val});
-  }
-
-  static EventKind kindOf(llvm::StringRef Cat) {
-    return llvm::StringSwitch<EventKind>(Cat)
-        .Case("cpu_op", EventKind::CpuOp)
-        .Case("python_function", EventKind::PythonFunction)
-        .Case("user_annotation", EventKind::UserAnnotation)
-        .Case("gpu_user_annotation", EventKind::GpuUserAnnotation)
-        .Case("cuda_runtime", EventKind::Runtime)
-        .Case("cuda_driver", EventKind::Driver)
-        .Case("kernel", EventKind::Kernel)
-        .Case("gpu_memcpy", EventKind::Memcpy)
-        .Case("gpu_memset", EventKind::Memset)
-        .Default(EventKind::Other);
-  }
-
-  /// kindOf(Cat) by the category's string id: a trace has few categories,
-  /// and they repeat on every event.
-  EventKind kindOfCat(StrId Id) {
-    if (Id >= KindByCat.size())
-      KindByCat.resize(std::max<size_t>(Id + 1, KindByCat.size() * 2),
-                       NoKind);
-    uint8_t &K = KindByCat[Id];
-    if (K == NoKind)
-      K = uint8_t(kindOf(Cat));
-    return EventKind(K);
-  }
-
-  bool addComplete(uint64_t Uid) {
-    ++S.Stats.CompleteEvents;
-    if (!HasTs || !HasDur) {
-      State.warn(S, where() + "complete event without \"" +
-                        (HasTs ? "dur" : "ts") + "\"; ignored");
-      dropArgs();
-      return true;
-    }
-    if (!HasName)
-      State.warn(S, where() + "complete event without \"name\"");
-    if (Dur < 0) {
-      State.warn(S, where() + "negative \"dur\" " + std::to_string(Dur) +
-                        " clamped to 0");
-      Dur = 0;
-    }
-    if (Opts.MaxEvents && S.size() >= Opts.MaxEvents)
-      return fail("expected at most " + std::to_string(Opts.MaxEvents) +
-                  " events (event limit)");
-    EventId E = EventId(S.size());
-    StrId NameId = intern(Name);
-    StrId CatId = HasCat ? intern(Cat) : 0;
-    EventKind K = HasCat ? kindOfCat(CatId) : EventKind::Other;
-    S.Kind.push_back(K);
-    S.Uid.push_back(uint32_t(Uid));
-    S.Name.push_back(NameId);
-    S.Cat.push_back(CatId);
-    S.Ts.push_back(Ts);
-    S.Dur.push_back(Dur);
-    if (!(Pid == LastPid && Tid == LastTid) || LastTrack == ~0u) {
-      LastTrack = State.getOrAddTrack(S, Pid, Tid);
-      LastPid = Pid;
-      LastTid = Tid;
-    }
-    S.TrackOf.push_back(LastTrack);
-    S.ArgsNode.push_back(CurArgs);
-    S.ByKind[unsigned(K)].push_back(E);
-    if (isGpuKind(K))
-      S.Gpu.push_back(E);
-    return true;
-  }
-
   Trace::Storage &S;
   ImportState &State;
   InputStream &In;
@@ -743,35 +382,16 @@ private:
   const JsonStackModel &Stack;
   uint64_t Tokens = 0, NextMemCheck = 0;
   ArgBuilder ArgB, TopB;
+  InternCache Intern;
+  EventLowering Lower;
   Mode M = Mode::Root;
   Field CurField = Field::Other;
   uint32_t SkipDepth = 0;
   bool SeenEvents = false;
-
-  // The event being parsed.
-  bool HasPh, HasName, HasCat, HasTs, HasDur, HasId;
-  char Ph = 0;
-  std::string Name, Cat;
-  double Ts = 0, Dur = 0;
-  TrackPart Pid, Tid;
-  int64_t FlowId = 0;
-  uint32_t CurArgs = 0;
-  ArgStore::Mark ArgMark{0, 0};
-  TrackPart LastPid, LastTid;
-  TrackId LastTrack = ~0u;
-
-  /// Event kind by category string id (NoKind: not seen yet).
-  static constexpr uint8_t NoKind = 0xff;
-  std::vector<uint8_t> KindByCat;
+  EventFields Ev;
 
   TailParser *Tail = nullptr;
   bool ReplayFailed = false;
-  struct CachedStr {
-    const char *Text = nullptr;
-    uint32_t Len = 0;
-    StrId Id = 0;
-  };
-  std::vector<CachedStr> InternCache = std::vector<CachedStr>(TapeSlots);
 
   std::string Err;
   uint64_t ErrOffset = 0;

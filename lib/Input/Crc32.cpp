@@ -7,7 +7,7 @@
 // fraction of that. Other CPUs use zlib's crc32().
 //
 //===----------------------------------------------------------------------===//
-#include "Crc32.h"
+#include "tl/Input/Crc32.h"
 
 #include <algorithm>
 #include <zlib.h>

@@ -9,9 +9,9 @@
 // decoders accept the same streams.
 //
 //===----------------------------------------------------------------------===//
-#include "Inflate.h"
+#include "tl/Input/Inflate.h"
 
-#include "Crc32.h"
+#include "tl/Input/Crc32.h"
 
 #include <algorithm>
 #include <cstring>

@@ -1,7 +1,7 @@
 //===- InputStream.cpp - Chunked (optionally gzip) JSON input -------------===//
-#include "InputStream.h"
+#include "tl/Input/InputStream.h"
 
-#include "Inflate.h"
+#include "tl/Input/Inflate.h"
 
 #include <condition_variable>
 #include <cstdlib>

@@ -1,5 +1,5 @@
 //===- PageBuffer.cpp - A growable byte buffer in pages of its own -------===//
-#include "PageBuffer.h"
+#include "tl/Input/PageBuffer.h"
 
 #include <cstdlib>
 #include <sys/mman.h>

@@ -1,7 +1,7 @@
 //===- TailParser.cpp - Parse traceEvents on a second thread ---------===//
-#include "TailParser.h"
-#include "InputStream.h"
-#include "JsonReader.h"
+#include "tl/Input/TailParser.h"
+#include "tl/Input/InputStream.h"
+#include "tl/Input/JsonReader.h"
 
 #include <cstdlib>
 #include <fcntl.h>

@@ -8,7 +8,7 @@
 // must decode back unchanged, in the same cuts.
 //
 //===----------------------------------------------------------------------===//
-#include "Inflate.h"
+#include "tl/Input/Inflate.h"
 
 #include <algorithm>
 #include <cstdint>

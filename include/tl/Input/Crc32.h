@@ -5,8 +5,8 @@
 // continue.
 //
 //===----------------------------------------------------------------------===//
-#ifndef TL_LIB_IMPORT_CRC32_H
-#define TL_LIB_IMPORT_CRC32_H
+#ifndef TL_INPUT_CRC32_H
+#define TL_INPUT_CRC32_H
 
 #include "llvm/Support/Compiler.h"
 
@@ -20,4 +20,4 @@ LLVM_LIBRARY_VISIBILITY uint32_t crc32Update(uint32_t Crc, const uint8_t *P,
 
 } // namespace tl
 
-#endif // TL_LIB_IMPORT_CRC32_H
+#endif // TL_INPUT_CRC32_H

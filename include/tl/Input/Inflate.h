@@ -12,8 +12,8 @@
 // with zlib on failure to get zlib's message, offset and exact output prefix.
 //
 //===----------------------------------------------------------------------===//
-#ifndef TL_LIB_IMPORT_INFLATE_H
-#define TL_LIB_IMPORT_INFLATE_H
+#ifndef TL_INPUT_INFLATE_H
+#define TL_INPUT_INFLATE_H
 
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/Compiler.h"
@@ -107,4 +107,4 @@ private:
 
 } // namespace tl
 
-#endif // TL_LIB_IMPORT_INFLATE_H
+#endif // TL_INPUT_INFLATE_H

@@ -5,10 +5,10 @@
 // allocator reported it: the stream ends with an error at that offset.
 //
 //===----------------------------------------------------------------------===//
-#ifndef TL_LIB_IMPORT_INPUTSOURCE_H
-#define TL_LIB_IMPORT_INPUTSOURCE_H
+#ifndef TL_INPUT_INPUTSOURCE_H
+#define TL_INPUT_INPUTSOURCE_H
 
-#include "InputStream.h"
+#include "tl/Input/InputStream.h"
 
 #include <string>
 
@@ -37,4 +37,4 @@ private:
 
 } // namespace tl
 
-#endif // TL_LIB_IMPORT_INPUTSOURCE_H
+#endif // TL_INPUT_INPUTSOURCE_H

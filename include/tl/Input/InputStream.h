@@ -9,8 +9,8 @@
 // through error()/errorOffset() exactly as without the thread.
 //
 //===----------------------------------------------------------------------===//
-#ifndef TL_LIB_IMPORT_INPUTSTREAM_H
-#define TL_LIB_IMPORT_INPUTSTREAM_H
+#ifndef TL_INPUT_INPUTSTREAM_H
+#define TL_INPUT_INPUTSTREAM_H
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Compiler.h"
@@ -173,4 +173,4 @@ private:
 
 } // namespace tl
 
-#endif // TL_LIB_IMPORT_INPUTSTREAM_H
+#endif // TL_INPUT_INPUTSTREAM_H

@@ -31,8 +31,8 @@
 // NUL-terminated.
 //
 //===----------------------------------------------------------------------===//
-#ifndef TL_LIB_IMPORT_JSONREADER_H
-#define TL_LIB_IMPORT_JSONREADER_H
+#ifndef TL_INPUT_JSONREADER_H
+#define TL_INPUT_JSONREADER_H
 
 #include "llvm/Support/Compiler.h"
 
@@ -1020,4 +1020,4 @@ bool JsonReader<Source, Handler>::parseNumberAt() {
 
 } // namespace tl
 
-#endif // TL_LIB_IMPORT_JSONREADER_H
+#endif // TL_INPUT_JSONREADER_H

@@ -4,8 +4,8 @@
 // live in these.
 //
 //===----------------------------------------------------------------------===//
-#ifndef TL_LIB_IMPORT_PAGEBUFFER_H
-#define TL_LIB_IMPORT_PAGEBUFFER_H
+#ifndef TL_INPUT_PAGEBUFFER_H
+#define TL_INPUT_PAGEBUFFER_H
 
 #include "llvm/Support/Compiler.h"
 
@@ -62,4 +62,4 @@ private:
 
 } // namespace tl
 
-#endif // TL_LIB_IMPORT_PAGEBUFFER_H
+#endif // TL_INPUT_PAGEBUFFER_H

@@ -24,10 +24,10 @@
 // less than the IR still to be built, so the import's peak stays at its end.
 //
 //===----------------------------------------------------------------------===//
-#ifndef TL_LIB_IMPORT_TAILPARSER_H
-#define TL_LIB_IMPORT_TAILPARSER_H
+#ifndef TL_INPUT_TAILPARSER_H
+#define TL_INPUT_TAILPARSER_H
 
-#include "PageBuffer.h"
+#include "tl/Input/PageBuffer.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Compiler.h"
@@ -338,4 +338,4 @@ bool TailParser::replay(Handler &H, uint64_t &ResumeAt) {
 
 } // namespace tl
 
-#endif // TL_LIB_IMPORT_TAILPARSER_H
+#endif // TL_INPUT_TAILPARSER_H

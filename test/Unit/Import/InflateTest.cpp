@@ -7,9 +7,9 @@
 // bytes, error text and offset with the fast decoder as with zlib.
 //
 //===----------------------------------------------------------------------===//
-#include "Inflate.h"
-#include "Crc32.h"
-#include "InputStream.h"
+#include "tl/Input/Inflate.h"
+#include "tl/Input/Crc32.h"
+#include "tl/Input/InputStream.h"
 
 #include "gtest/gtest.h"
 

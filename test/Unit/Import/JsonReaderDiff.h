@@ -9,9 +9,9 @@
 #ifndef TL_TEST_UNIT_IMPORT_JSONREADERDIFF_H
 #define TL_TEST_UNIT_IMPORT_JSONREADERDIFF_H
 
-#include "../../../lib/Import/InputSource.h"
-#include "../../../lib/Import/InputStream.h"
-#include "../../../lib/Import/JsonReader.h"
+#include "tl/Input/InputSource.h"
+#include "tl/Input/InputStream.h"
+#include "tl/Input/JsonReader.h"
 
 #include <rapidjson/reader.h>
 
