@@ -1,7 +1,7 @@
 # Helpers shared by every target of the tl build.
 #
-# Each layer (Support, IR, Import, Analysis, Pass, Report) is an OBJECT library
-# so that unit tests of one layer link only what they need; all of them are
+# Each layer (see lib/CMakeLists.txt and docs/Architecture.md) is an OBJECT
+# library so that unit tests of one layer link only what they need; all are
 # folded into one shared library, TLCore, that tl-opt and every plugin link.
 # That keeps exactly one copy of LLVM Support and of our registries in the
 # process.
@@ -33,12 +33,8 @@ if(TL_SANITIZER)
   endif()
 endif()
 
-# Properties every tl target shares (includes, flags, definitions).
-function(tl_target_defaults target)
-  target_include_directories(${target} PUBLIC
-    $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include>
-    $<BUILD_INTERFACE:${CMAKE_BINARY_DIR}/include>
-    $<INSTALL_INTERFACE:include>)
+# Flags every tl target shares (system includes, definitions, warnings).
+function(tl_target_flags target)
   target_include_directories(${target} SYSTEM PUBLIC
     ${LLVM_INCLUDE_DIRS} ${RAPIDJSON_INCLUDE_DIR})
   separate_arguments(_llvm_defs NATIVE_COMMAND "${LLVM_DEFINITIONS}")
@@ -51,21 +47,68 @@ function(tl_target_defaults target)
   target_link_options(${target} PRIVATE ${TL_SANITIZER_FLAGS})
 endfunction()
 
+# tl_target_defaults(TARGET): the flags plus every layer's headers. For code
+# above all layers: tools, plugins, tests, TLCore.
+function(tl_target_defaults target)
+  target_include_directories(${target} PUBLIC
+    $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include>
+    $<BUILD_INTERFACE:${CMAKE_BINARY_DIR}/include>
+    $<INSTALL_INTERFACE:include>)
+  tl_target_flags(${target})
+endfunction()
+
 set(TL_LAYER_LIBS "" CACHE INTERNAL "")
+set(TL_LAYER_INCLUDE_ROOT ${CMAKE_BINARY_DIR}/layer-include)
 
 # tl_add_layer(NAME SOURCES ... [DEPENDS layer...])
+#
+# The layers are enforced by the build: TLFoo's sources see only
+# include/tl/Foo and the headers of the layers it DEPENDS on (directly or
+# through them). Its include root, <build>/layer-include/Foo/tl/, holds one
+# symlink per allowed layer to include/tl/<Layer>; `#include "tl/Bar/X.h"`
+# of any other layer is "file not found". Layer targets carry no include
+# directories to their users, so a dependency does not widen the view.
 function(tl_add_layer name)
   cmake_parse_arguments(ARG "" "" "SOURCES;DEPENDS" ${ARGN})
+  string(REGEX REPLACE "^TL" "" _dir ${name})
+  set(_allowed ${_dir})
+  foreach(dep ${ARG_DEPENDS})
+    if(NOT TARGET ${dep})
+      message(FATAL_ERROR "layer ${name}: ${dep} must be added before it")
+    endif()
+    get_property(_dep_allowed GLOBAL PROPERTY TL_LAYER_VIEW_${dep})
+    list(APPEND _allowed ${_dep_allowed})
+  endforeach()
+  list(REMOVE_DUPLICATES _allowed)
+  list(SORT _allowed)
+  set_property(GLOBAL PROPERTY TL_LAYER_VIEW_${name} ${_allowed})
+  set(_root ${TL_LAYER_INCLUDE_ROOT}/${_dir})
+  file(REMOVE_RECURSE ${_root})
+  file(MAKE_DIRECTORY ${_root}/tl)
+  foreach(layer ${_allowed})
+    file(CREATE_LINK ${PROJECT_SOURCE_DIR}/include/tl/${layer}
+      ${_root}/tl/${layer} SYMBOLIC)
+  endforeach()
+
   add_library(${name} OBJECT ${ARG_SOURCES})
-  tl_target_defaults(${name})
+  # Version.h is generated into <build>/include/tl/Support (it is the only
+  # file there).
+  target_include_directories(${name} PRIVATE ${_root} ${CMAKE_BINARY_DIR}/include)
+  tl_target_flags(${name})
   target_link_libraries(${name} PUBLIC ${ARG_DEPENDS} fmt::fmt yaml-cpp ZLIB::ZLIB)
   set(TL_LAYER_LIBS ${TL_LAYER_LIBS} ${name} CACHE INTERNAL "")
 endfunction()
 
-# tl_add_pass_plugin_internal(NAME SOURCES ...): a built-in analyzer plugin.
+# tl_add_builtin_plugin(NAME SOURCES ...): a built-in analyzer plugin. The
+# SOURCES (the pass's logic) become the object library NAMELogic, which unit
+# tests link directly; the plugin is that library plus the folder's
+# Plugin.cpp, the entry point tl-opt looks up when it loads the plugin.
 function(tl_add_builtin_plugin name)
   cmake_parse_arguments(ARG "" "" "SOURCES" ${ARGN})
-  add_library(${name} MODULE ${ARG_SOURCES})
+  add_library(${name}Logic OBJECT ${ARG_SOURCES})
+  tl_target_defaults(${name}Logic)
+  target_link_libraries(${name}Logic PUBLIC TLCore)
+  add_library(${name} MODULE Plugin.cpp $<TARGET_OBJECTS:${name}Logic>)
   tl_target_defaults(${name})
   target_link_libraries(${name} PRIVATE TLCore)
   set_target_properties(${name} PROPERTIES

@@ -25,6 +25,9 @@ config.substitutions.append(("%tl_src", config.tl_src_root))
 config.substitutions.append(("%tl_obj", config.tl_obj_root))
 config.substitutions.append(("%shared", config.tl_shared_traces))
 config.substitutions.append(("%python", "python3"))
+# The C++ compiler and LLVM's headers, for test/Layering's include checks.
+config.substitutions.append(("%cxx", config.tl_cxx))
+config.substitutions.append(("%llvm_include", config.llvm_include_dir))
 
 # Real traces with reference outputs: tests needing them say REQUIRES: shared-traces
 # and report UNSUPPORTED when the folder is absent.

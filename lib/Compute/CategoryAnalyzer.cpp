@@ -6,7 +6,7 @@
 // time_ms it prints.
 //
 //===----------------------------------------------------------------------===//
-#include "tl/Analysis/Compute/CategoryAnalyzer.h"
+#include "tl/Compute/CategoryAnalyzer.h"
 
 #include "tl/Analysis/AnalysisManager.h"
 #include "tl/Analysis/Compare/ComparativeColumns.h"

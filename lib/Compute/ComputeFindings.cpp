@@ -6,7 +6,7 @@
 // resolution chosen from the evidence.
 //
 //===----------------------------------------------------------------------===//
-#include "tl/Pass/Compute/ComputeFindings.h"
+#include "tl/Compute/ComputeFindings.h"
 
 #include "tl/Analysis/UnifiedPerfTable.h"
 #include "tl/IR/Trace.h"

@@ -4,7 +4,7 @@
 // <category>_metrics.json exactly (json.dumps of Python dicts).
 //
 //===----------------------------------------------------------------------===//
-#include "tl/Analysis/Compute/ComputeCore.h"
+#include "tl/Compute/ComputeCore.h"
 
 using namespace llvm;
 

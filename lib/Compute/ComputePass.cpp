@@ -1,5 +1,5 @@
 //===- ComputePass.cpp - Category routing for the compute passes ----------===//
-#include "tl/Pass/Compute/ComputePass.h"
+#include "tl/Compute/ComputePass.h"
 
 
 using namespace llvm;

@@ -1,8 +1,8 @@
 //===- ConvHooks.cpp - Convolution specifics of the compute tier ----------===//
-#include "tl/Pass/Compute/ConvHooks.h"
+#include "tl/Compute/ConvHooks.h"
 
-#include "tl/Pass/Compute/ComputeFindings.h"
-#include "tl/Pass/Compute/ComputePass.h"
+#include "tl/Compute/ComputeFindings.h"
+#include "tl/Compute/ComputePass.h"
 #include "tl/Support/PyFormat.h"
 
 #include "llvm/Support/FormatVariadic.h"

@@ -6,7 +6,7 @@
 // against.
 //
 //===----------------------------------------------------------------------===//
-#include "tl/Analysis/Compute/ComputeCore.h"
+#include "tl/Compute/ComputeCore.h"
 
 #include "tl/Support/PyFormat.h"
 

@@ -6,7 +6,7 @@
 // Heuristic (no usable efficiency): 15 / 30 / 45 % of the op's share.
 //
 //===----------------------------------------------------------------------===//
-#include "tl/Analysis/Compute/ComputeCore.h"
+#include "tl/Compute/ComputeCore.h"
 
 #include "tl/Support/PyFormat.h"
 

@@ -3,7 +3,7 @@
 // tracelens-analysis §5.5 / §5.6.
 //
 //===----------------------------------------------------------------------===//
-#include "tl/Analysis/Compute/ComputeCore.h"
+#include "tl/Compute/ComputeCore.h"
 
 #include "llvm/ADT/StringExtras.h"
 

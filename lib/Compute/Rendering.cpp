@@ -4,7 +4,7 @@
 // computed from the Python-literal cells of the unified table.
 //
 //===----------------------------------------------------------------------===//
-#include "tl/Analysis/Compute/ComputeCore.h"
+#include "tl/Compute/ComputeCore.h"
 
 #include "tl/Support/PyLiteral.h"
 

@@ -9,11 +9,11 @@
 // reference the pass does nothing.
 //
 //===----------------------------------------------------------------------===//
+#include "ComparePass.h"
 #include "tl/Analysis/AnalysisManager.h"
 #include "tl/Analysis/Compare/TraceDiff.h"
 #include "tl/IR/Trace.h"
 #include "tl/Pass/Pass.h"
-#include "tl/Pass/PassPlugin.h"
 #include "tl/Pass/PassRegistry.h"
 #include "tl/Report/FindingSink.h"
 #include "tl/Support/PyFormat.h"
@@ -139,7 +139,4 @@ llvm::Error ComparePass::run(const Trace &T, AnalysisManager &AM,
 
 } // namespace
 
-extern "C" TL_PLUGIN_EXPORT tlPassPluginInfo tlGetPassPluginInfo() {
-  return {TL_PLUGIN_API_VERSION, "Compare", "1.0",
-          [](PassRegistry &R) { R.registerPass<ComparePass>(); }};
-}
+void tl::registerComparePass(PassRegistry &R) { R.registerPass<ComparePass>(); }

@@ -6,9 +6,9 @@
 // the channels-last layout when that overhead is high.
 //
 //===----------------------------------------------------------------------===//
-#include "tl/Pass/Compute/ComputePass.h"
-#include "tl/Pass/Compute/ConvHooks.h"
-#include "tl/Pass/PassPlugin.h"
+#include "ConvPass.h"
+#include "tl/Compute/ComputePass.h"
+#include "tl/Compute/ConvHooks.h"
 
 using namespace tl;
 using namespace tl::compute;
@@ -36,7 +36,4 @@ public:
 
 } // namespace
 
-extern "C" TL_PLUGIN_EXPORT tlPassPluginInfo tlGetPassPluginInfo() {
-  return {TL_PLUGIN_API_VERSION, "Conv", "1.0",
-          [](PassRegistry &R) { R.registerPass<ConvPass>(); }};
-}
+void tl::registerConvPass(PassRegistry &R) { R.registerPass<ConvPass>(); }

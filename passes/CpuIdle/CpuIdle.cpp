@@ -8,6 +8,7 @@
 // exceeds the threshold, with the dominant cause's mechanism.
 //
 //===----------------------------------------------------------------------===//
+#include "CpuIdlePass.h"
 #include "tl/Analysis/AnalysisManager.h"
 #include "tl/Analysis/GpuTimeline.h"
 #include "tl/Analysis/LaunchStats.h"
@@ -15,7 +16,6 @@
 #include "tl/Analysis/TraceQuality.h"
 #include "tl/IR/Trace.h"
 #include "tl/Pass/Pass.h"
-#include "tl/Pass/PassPlugin.h"
 #include "tl/Pass/PassRegistry.h"
 #include "tl/Report/FindingSink.h"
 #include "tl/Support/NumberFormat.h"
@@ -278,7 +278,4 @@ llvm::Error CpuIdlePass::run(const Trace &T, AnalysisManager &AM,
 
 } // namespace
 
-extern "C" TL_PLUGIN_EXPORT tlPassPluginInfo tlGetPassPluginInfo() {
-  return {TL_PLUGIN_API_VERSION, "CpuIdle", "1.0",
-          [](PassRegistry &R) { R.registerPass<CpuIdlePass>(); }};
-}
+void tl::registerCpuIdlePass(PassRegistry &R) { R.registerPass<CpuIdlePass>(); }

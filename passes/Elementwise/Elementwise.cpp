@@ -6,8 +6,8 @@
 // numerous (launch-bound chains), a vectorisation one otherwise.
 //
 //===----------------------------------------------------------------------===//
-#include "tl/Pass/Compute/ComputePass.h"
-#include "tl/Pass/PassPlugin.h"
+#include "ElementwisePass.h"
+#include "tl/Compute/ComputePass.h"
 
 using namespace tl;
 using namespace tl::compute;
@@ -60,7 +60,4 @@ public:
 
 } // namespace
 
-extern "C" TL_PLUGIN_EXPORT tlPassPluginInfo tlGetPassPluginInfo() {
-  return {TL_PLUGIN_API_VERSION, "Elementwise", "1.0",
-          [](PassRegistry &R) { R.registerPass<ElementwisePass>(); }};
-}
+void tl::registerElementwisePass(PassRegistry &R) { R.registerPass<ElementwisePass>(); }

@@ -8,8 +8,8 @@
 // under tl_extensions.
 //
 //===----------------------------------------------------------------------===//
-#include "tl/Pass/Compute/ComputePass.h"
-#include "tl/Pass/PassPlugin.h"
+#include "GemmPass.h"
+#include "tl/Compute/ComputePass.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -160,7 +160,4 @@ public:
 
 } // namespace
 
-extern "C" TL_PLUGIN_EXPORT tlPassPluginInfo tlGetPassPluginInfo() {
-  return {TL_PLUGIN_API_VERSION, "Gemm", "1.0",
-          [](PassRegistry &R) { R.registerPass<GemmPass>(); }};
-}
+void tl::registerGemmPass(PassRegistry &R) { R.registerPass<GemmPass>(); }

@@ -9,6 +9,7 @@
 // analysis (default options), not this pass's output.
 //
 //===----------------------------------------------------------------------===//
+#include "KernelFusionPass.h"
 #include "tl/Analysis/AnalysisManager.h"
 #include "tl/Analysis/Compare/ComparativeFusion.h"
 #include "tl/Analysis/FusionCandidates.h"
@@ -16,7 +17,6 @@
 #include "tl/Analysis/FusionInstances.h"
 #include "tl/IR/Trace.h"
 #include "tl/Pass/Pass.h"
-#include "tl/Pass/PassPlugin.h"
 #include "tl/Pass/PassRegistry.h"
 #include "tl/Report/FindingSink.h"
 #include "tl/Support/NumberFormat.h"
@@ -335,7 +335,4 @@ private:
 
 } // namespace
 
-extern "C" TL_PLUGIN_EXPORT tlPassPluginInfo tlGetPassPluginInfo() {
-  return {TL_PLUGIN_API_VERSION, "KernelFusion", "1.0",
-          [](PassRegistry &R) { R.registerPass<KernelFusionPass>(); }};
-}
+void tl::registerKernelFusionPass(PassRegistry &R) { R.registerPass<KernelFusionPass>(); }

@@ -6,8 +6,8 @@
 // precision" advice when they already run FP4.
 //
 //===----------------------------------------------------------------------===//
-#include "tl/Pass/Compute/ComputePass.h"
-#include "tl/Pass/PassPlugin.h"
+#include "MoePass.h"
+#include "tl/Compute/ComputePass.h"
 
 using namespace tl;
 using namespace tl::compute;
@@ -62,7 +62,4 @@ public:
 
 } // namespace
 
-extern "C" TL_PLUGIN_EXPORT tlPassPluginInfo tlGetPassPluginInfo() {
-  return {TL_PLUGIN_API_VERSION, "Moe", "1.0",
-          [](PassRegistry &R) { R.registerPass<MoePass>(); }};
-}
+void tl::registerMoePass(PassRegistry &R) { R.registerPass<MoePass>(); }

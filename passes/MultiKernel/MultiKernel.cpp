@@ -8,13 +8,13 @@
 // overlapping collectives with compute.
 //
 //===----------------------------------------------------------------------===//
+#include "MultiKernelPass.h"
 #include "tl/Analysis/AnalysisManager.h"
 #include "tl/Analysis/GpuTimeline.h"
 #include "tl/Analysis/MultiKernelData.h"
 #include "tl/Analysis/WorkloadInfo.h"
 #include "tl/IR/Trace.h"
 #include "tl/Pass/Pass.h"
-#include "tl/Pass/PassPlugin.h"
 #include "tl/Pass/PassRegistry.h"
 #include "tl/Report/FindingSink.h"
 #include "tl/Support/NumberFormat.h"
@@ -618,7 +618,4 @@ llvm::Error MultiKernelPass::run(const Trace &T, AnalysisManager &AM,
 
 } // namespace
 
-extern "C" TL_PLUGIN_EXPORT tlPassPluginInfo tlGetPassPluginInfo() {
-  return {TL_PLUGIN_API_VERSION, "MultiKernel", "1.0",
-          [](PassRegistry &R) { R.registerPass<MultiKernelPass>(); }};
-}
+void tl::registerMultiKernelPass(PassRegistry &R) { R.registerPass<MultiKernelPass>(); }

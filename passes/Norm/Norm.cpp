@@ -6,8 +6,8 @@
 // norm + cast in one pass).
 //
 //===----------------------------------------------------------------------===//
-#include "tl/Pass/Compute/ComputePass.h"
-#include "tl/Pass/PassPlugin.h"
+#include "NormPass.h"
+#include "tl/Compute/ComputePass.h"
 
 using namespace tl;
 using namespace tl::compute;
@@ -49,7 +49,4 @@ public:
 
 } // namespace
 
-extern "C" TL_PLUGIN_EXPORT tlPassPluginInfo tlGetPassPluginInfo() {
-  return {TL_PLUGIN_API_VERSION, "Norm", "1.0",
-          [](PassRegistry &R) { R.registerPass<NormPass>(); }};
-}
+void tl::registerNormPass(PassRegistry &R) { R.registerPass<NormPass>(); }

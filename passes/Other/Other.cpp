@@ -7,8 +7,8 @@
 // any metric and pointed to the multi-kernel pass.
 //
 //===----------------------------------------------------------------------===//
-#include "tl/Pass/Compute/ComputePass.h"
-#include "tl/Pass/PassPlugin.h"
+#include "OtherPass.h"
+#include "tl/Compute/ComputePass.h"
 
 using namespace tl;
 using namespace tl::compute;
@@ -108,7 +108,4 @@ public:
 
 } // namespace
 
-extern "C" TL_PLUGIN_EXPORT tlPassPluginInfo tlGetPassPluginInfo() {
-  return {TL_PLUGIN_API_VERSION, "Other", "1.0",
-          [](PassRegistry &R) { R.registerPass<OtherPass>(); }};
-}
+void tl::registerOtherPass(PassRegistry &R) { R.registerPass<OtherPass>(); }

@@ -4,8 +4,8 @@
 // shared core plus the softmax row count.
 //
 //===----------------------------------------------------------------------===//
-#include "tl/Pass/Compute/ComputePass.h"
-#include "tl/Pass/PassPlugin.h"
+#include "ReducePass.h"
+#include "tl/Compute/ComputePass.h"
 
 using namespace tl;
 using namespace tl::compute;
@@ -59,7 +59,4 @@ public:
 
 } // namespace
 
-extern "C" TL_PLUGIN_EXPORT tlPassPluginInfo tlGetPassPluginInfo() {
-  return {TL_PLUGIN_API_VERSION, "Reduce", "1.0",
-          [](PassRegistry &R) { R.registerPass<ReducePass>(); }};
-}
+void tl::registerReducePass(PassRegistry &R) { R.registerPass<ReducePass>(); }

@@ -6,8 +6,8 @@
 // workload profile (prefill / decode / mixed) and GQA vs MHA.
 //
 //===----------------------------------------------------------------------===//
-#include "tl/Pass/Compute/ComputePass.h"
-#include "tl/Pass/PassPlugin.h"
+#include "SdpaPass.h"
+#include "tl/Compute/ComputePass.h"
 #include "tl/Support/PyFormat.h"
 #include "tl/Support/PyLiteral.h"
 
@@ -356,7 +356,4 @@ public:
 
 } // namespace
 
-extern "C" TL_PLUGIN_EXPORT tlPassPluginInfo tlGetPassPluginInfo() {
-  return {TL_PLUGIN_API_VERSION, "Sdpa", "1.0",
-          [](PassRegistry &R) { R.registerPass<SdpaPass>(); }};
-}
+void tl::registerSdpaPass(PassRegistry &R) { R.registerPass<SdpaPass>(); }

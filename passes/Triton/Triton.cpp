@@ -5,8 +5,8 @@
 // name prefix.
 //
 //===----------------------------------------------------------------------===//
-#include "tl/Pass/Compute/ComputePass.h"
-#include "tl/Pass/PassPlugin.h"
+#include "TritonPass.h"
+#include "tl/Compute/ComputePass.h"
 
 #include "llvm/ADT/StringExtras.h"
 
@@ -83,7 +83,4 @@ public:
 
 } // namespace
 
-extern "C" TL_PLUGIN_EXPORT tlPassPluginInfo tlGetPassPluginInfo() {
-  return {TL_PLUGIN_API_VERSION, "Triton", "1.0",
-          [](PassRegistry &R) { R.registerPass<TritonPass>(); }};
-}
+void tl::registerTritonPass(PassRegistry &R) { R.registerPass<TritonPass>(); }

@@ -7,10 +7,10 @@
 // holds the rows every compute pass reads.
 //
 //===----------------------------------------------------------------------===//
-#ifndef TL_ANALYSIS_COMPUTE_CATEGORYANALYZER_H
-#define TL_ANALYSIS_COMPUTE_CATEGORYANALYZER_H
+#ifndef TL_COMPUTE_CATEGORYANALYZER_H
+#define TL_COMPUTE_CATEGORYANALYZER_H
 
-#include "tl/Analysis/Compute/ComputeCore.h"
+#include "tl/Compute/ComputeCore.h"
 
 #include <functional>
 #include <string>
@@ -132,4 +132,4 @@ CategoryResult analyzeCategory(const ComputeInput &In, llvm::StringRef Key,
 
 } // namespace tl::compute
 
-#endif // TL_ANALYSIS_COMPUTE_CATEGORYANALYZER_H
+#endif // TL_COMPUTE_CATEGORYANALYZER_H

@@ -8,8 +8,8 @@
 // number goes through the same text the reference parses.
 //
 //===----------------------------------------------------------------------===//
-#ifndef TL_ANALYSIS_COMPUTE_COMPUTECORE_H
-#define TL_ANALYSIS_COMPUTE_COMPUTECORE_H
+#ifndef TL_COMPUTE_COMPUTECORE_H
+#define TL_COMPUTE_COMPUTECORE_H
 
 #include "tl/Analysis/PerfSheets.h"
 #include "tl/Support/PyValue.h"
@@ -202,4 +202,4 @@ PyValue toPy(const CategoryFinding &F);
 
 } // namespace tl::compute
 
-#endif // TL_ANALYSIS_COMPUTE_COMPUTECORE_H
+#endif // TL_COMPUTE_COMPUTECORE_H

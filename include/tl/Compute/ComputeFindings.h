@@ -5,10 +5,10 @@
 // layer because it writes to a FindingSink.
 //
 //===----------------------------------------------------------------------===//
-#ifndef TL_PASS_COMPUTE_COMPUTEFINDINGS_H
-#define TL_PASS_COMPUTE_COMPUTEFINDINGS_H
+#ifndef TL_COMPUTE_COMPUTEFINDINGS_H
+#define TL_COMPUTE_COMPUTEFINDINGS_H
 
-#include "tl/Analysis/Compute/CategoryAnalyzer.h"
+#include "tl/Compute/CategoryAnalyzer.h"
 
 namespace tl {
 class FindingSink;
@@ -36,4 +36,4 @@ void runCategories(const ComputeInput &In, llvm::ArrayRef<std::string> Keys,
 
 } // namespace tl::compute
 
-#endif // TL_PASS_COMPUTE_COMPUTEFINDINGS_H
+#endif // TL_COMPUTE_COMPUTEFINDINGS_H

@@ -16,11 +16,11 @@
 // claims instead (Pass::scheduledClaims()).
 //
 //===----------------------------------------------------------------------===//
-#ifndef TL_PASS_COMPUTE_COMPUTEPASS_H
-#define TL_PASS_COMPUTE_COMPUTEPASS_H
+#ifndef TL_COMPUTE_COMPUTEPASS_H
+#define TL_COMPUTE_COMPUTEPASS_H
 
 #include "tl/Analysis/AnalysisManager.h"
-#include "tl/Pass/Compute/ComputeFindings.h"
+#include "tl/Compute/ComputeFindings.h"
 #include "tl/Pass/Pass.h"
 #include "tl/Pass/PassRegistry.h"
 
@@ -75,4 +75,4 @@ inline decltype(AnalyzerHooks::Specific) peaksOnly(bool WithMaf) {
 
 } // namespace tl::compute
 
-#endif // TL_PASS_COMPUTE_COMPUTEPASS_H
+#endif // TL_COMPUTE_COMPUTEPASS_H

@@ -6,10 +6,10 @@
 // library so that unit tests can run them on hand-made tables.
 //
 //===----------------------------------------------------------------------===//
-#ifndef TL_PASS_COMPUTE_CONVHOOKS_H
-#define TL_PASS_COMPUTE_CONVHOOKS_H
+#ifndef TL_COMPUTE_CONVHOOKS_H
+#define TL_COMPUTE_CONVHOOKS_H
 
-#include "tl/Analysis/Compute/CategoryAnalyzer.h"
+#include "tl/Compute/CategoryAnalyzer.h"
 
 namespace tl::compute {
 
@@ -28,4 +28,4 @@ AnalyzerHooks convHooks(double ChannelsLastPct);
 
 } // namespace tl::compute
 
-#endif // TL_PASS_COMPUTE_CONVHOOKS_H
+#endif // TL_COMPUTE_CONVHOOKS_H

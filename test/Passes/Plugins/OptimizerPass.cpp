@@ -5,7 +5,7 @@
 // loaded. Uses the shared compute core with its own category_specific.
 //
 //===----------------------------------------------------------------------===//
-#include "tl/Pass/Compute/ComputePass.h"
+#include "tl/Compute/ComputePass.h"
 #include "tl/Pass/PassPlugin.h"
 
 using namespace tl;

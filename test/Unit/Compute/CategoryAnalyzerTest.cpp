@@ -1,5 +1,5 @@
 //===- CategoryAnalyzerTest.cpp - The runner over a hand-made table -------===//
-#include "tl/Analysis/Compute/CategoryAnalyzer.h"
+#include "tl/Compute/CategoryAnalyzer.h"
 
 #include "gtest/gtest.h"
 

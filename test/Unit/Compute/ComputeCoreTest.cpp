@@ -4,7 +4,7 @@
 // §5.7, §5.8). Where a row comes from a reference output the file is named.
 //
 //===----------------------------------------------------------------------===//
-#include "tl/Analysis/Compute/ComputeCore.h"
+#include "tl/Compute/ComputeCore.h"
 
 #include "gtest/gtest.h"
 

@@ -5,7 +5,7 @@
 // (§6.4); a hand-made unified table does.
 //
 //===----------------------------------------------------------------------===//
-#include "tl/Pass/Compute/ConvHooks.h"
+#include "tl/Compute/ConvHooks.h"
 
 #include "gtest/gtest.h"
 

@@ -1,5 +1,5 @@
 //===- RenderingTest.cpp - args, kernel names, chains, launcher path ------===//
-#include "tl/Analysis/Compute/ComputeCore.h"
+#include "tl/Compute/ComputeCore.h"
 
 #include "gtest/gtest.h"
 

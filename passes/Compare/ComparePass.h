@@ -1,0 +1,20 @@
+//===- ComparePass.h - Registration of the pass -----------------*- C++ -*-===//
+//
+// The pass's logic (Compare.cpp) is a library of its own: the plugin entry
+// (Plugin.cpp) registers it when tl-opt loads the plugin, and unit tests
+// link the library and register it without loading anything.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TL_PASSES_COMPARE_COMPAREPASS_H
+#define TL_PASSES_COMPARE_COMPAREPASS_H
+
+namespace tl {
+
+class PassRegistry;
+
+/// Register the compare pass with R.
+void registerComparePass(PassRegistry &R);
+
+} // namespace tl
+
+#endif // TL_PASSES_COMPARE_COMPAREPASS_H

@@ -1,0 +1,20 @@
+//===- ElementwisePass.h - Registration of the pass -------------*- C++ -*-===//
+//
+// The pass's logic (Elementwise.cpp) is a library of its own: the plugin entry
+// (Plugin.cpp) registers it when tl-opt loads the plugin, and unit tests
+// link the library and register it without loading anything.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TL_PASSES_ELEMENTWISE_ELEMENTWISEPASS_H
+#define TL_PASSES_ELEMENTWISE_ELEMENTWISEPASS_H
+
+namespace tl {
+
+class PassRegistry;
+
+/// Register the elementwise pass with R.
+void registerElementwisePass(PassRegistry &R);
+
+} // namespace tl
+
+#endif // TL_PASSES_ELEMENTWISE_ELEMENTWISEPASS_H

@@ -1,0 +1,20 @@
+//===- GemmPass.h - Registration of the pass --------------------*- C++ -*-===//
+//
+// The pass's logic (Gemm.cpp) is a library of its own: the plugin entry
+// (Plugin.cpp) registers it when tl-opt loads the plugin, and unit tests
+// link the library and register it without loading anything.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TL_PASSES_GEMM_GEMMPASS_H
+#define TL_PASSES_GEMM_GEMMPASS_H
+
+namespace tl {
+
+class PassRegistry;
+
+/// Register the gemm pass with R.
+void registerGemmPass(PassRegistry &R);
+
+} // namespace tl
+
+#endif // TL_PASSES_GEMM_GEMMPASS_H

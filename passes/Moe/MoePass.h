@@ -1,0 +1,20 @@
+//===- MoePass.h - Registration of the pass ---------------------*- C++ -*-===//
+//
+// The pass's logic (Moe.cpp) is a library of its own: the plugin entry
+// (Plugin.cpp) registers it when tl-opt loads the plugin, and unit tests
+// link the library and register it without loading anything.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TL_PASSES_MOE_MOEPASS_H
+#define TL_PASSES_MOE_MOEPASS_H
+
+namespace tl {
+
+class PassRegistry;
+
+/// Register the moe pass with R.
+void registerMoePass(PassRegistry &R);
+
+} // namespace tl
+
+#endif // TL_PASSES_MOE_MOEPASS_H

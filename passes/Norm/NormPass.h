@@ -1,0 +1,20 @@
+//===- NormPass.h - Registration of the pass --------------------*- C++ -*-===//
+//
+// The pass's logic (Norm.cpp) is a library of its own: the plugin entry
+// (Plugin.cpp) registers it when tl-opt loads the plugin, and unit tests
+// link the library and register it without loading anything.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TL_PASSES_NORM_NORMPASS_H
+#define TL_PASSES_NORM_NORMPASS_H
+
+namespace tl {
+
+class PassRegistry;
+
+/// Register the norm pass with R.
+void registerNormPass(PassRegistry &R);
+
+} // namespace tl
+
+#endif // TL_PASSES_NORM_NORMPASS_H

@@ -1,0 +1,20 @@
+//===- OtherPass.h - Registration of the pass -------------------*- C++ -*-===//
+//
+// The pass's logic (Other.cpp) is a library of its own: the plugin entry
+// (Plugin.cpp) registers it when tl-opt loads the plugin, and unit tests
+// link the library and register it without loading anything.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TL_PASSES_OTHER_OTHERPASS_H
+#define TL_PASSES_OTHER_OTHERPASS_H
+
+namespace tl {
+
+class PassRegistry;
+
+/// Register the other pass with R.
+void registerOtherPass(PassRegistry &R);
+
+} // namespace tl
+
+#endif // TL_PASSES_OTHER_OTHERPASS_H

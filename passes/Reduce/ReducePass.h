@@ -1,0 +1,20 @@
+//===- ReducePass.h - Registration of the pass ------------------*- C++ -*-===//
+//
+// The pass's logic (Reduce.cpp) is a library of its own: the plugin entry
+// (Plugin.cpp) registers it when tl-opt loads the plugin, and unit tests
+// link the library and register it without loading anything.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TL_PASSES_REDUCE_REDUCEPASS_H
+#define TL_PASSES_REDUCE_REDUCEPASS_H
+
+namespace tl {
+
+class PassRegistry;
+
+/// Register the reduce pass with R.
+void registerReducePass(PassRegistry &R);
+
+} // namespace tl
+
+#endif // TL_PASSES_REDUCE_REDUCEPASS_H

@@ -1,0 +1,20 @@
+//===- SdpaPass.h - Registration of the pass --------------------*- C++ -*-===//
+//
+// The pass's logic (Sdpa.cpp) is a library of its own: the plugin entry
+// (Plugin.cpp) registers it when tl-opt loads the plugin, and unit tests
+// link the library and register it without loading anything.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TL_PASSES_SDPA_SDPAPASS_H
+#define TL_PASSES_SDPA_SDPAPASS_H
+
+namespace tl {
+
+class PassRegistry;
+
+/// Register the sdpa pass with R.
+void registerSdpaPass(PassRegistry &R);
+
+} // namespace tl
+
+#endif // TL_PASSES_SDPA_SDPAPASS_H

@@ -1,0 +1,20 @@
+//===- TritonPass.h - Registration of the pass ------------------*- C++ -*-===//
+//
+// The pass's logic (Triton.cpp) is a library of its own: the plugin entry
+// (Plugin.cpp) registers it when tl-opt loads the plugin, and unit tests
+// link the library and register it without loading anything.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TL_PASSES_TRITON_TRITONPASS_H
+#define TL_PASSES_TRITON_TRITONPASS_H
+
+namespace tl {
+
+class PassRegistry;
+
+/// Register the triton pass with R.
+void registerTritonPass(PassRegistry &R);
+
+} // namespace tl
+
+#endif // TL_PASSES_TRITON_TRITONPASS_H
