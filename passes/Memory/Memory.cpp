@@ -13,11 +13,11 @@
 // Thresholds are pass options. Nothing is reported for the CPU allocator.
 //
 //===----------------------------------------------------------------------===//
+#include "MemoryPass.h"
 #include "tl/Analysis/AnalysisManager.h"
 #include "tl/Analysis/MemoryTimeline.h"
 #include "tl/IR/Trace.h"
 #include "tl/Pass/Pass.h"
-#include "tl/Pass/PassPlugin.h"
 #include "tl/Pass/PassRegistry.h"
 #include "tl/Report/FindingSink.h"
 #include "tl/Support/NumberFormat.h"
@@ -168,7 +168,4 @@ public:
 
 } // namespace
 
-extern "C" TL_PLUGIN_EXPORT tlPassPluginInfo tlGetPassPluginInfo() {
-  return {TL_PLUGIN_API_VERSION, "Memory", "1.0",
-          [](PassRegistry &R) { R.registerPass<MemoryPass>(); }};
-}
+void tl::registerMemoryPass(PassRegistry &R) { R.registerPass<MemoryPass>(); }
