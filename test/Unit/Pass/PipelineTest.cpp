@@ -88,10 +88,17 @@ TEST_F(PipelineTest, RegistryDuplicates) {
 
 // Members of one pipeline, declared out of order: the registry sorts them by
 // (Order, name) whatever the registration order.
+// (A function, not an in-class array: clang rejects indexing a static
+// constexpr member array of a class template in a constant expression.)
+constexpr llvm::StringLiteral memberName(int N) {
+  return N == 0 ? llvm::StringLiteral("m-zeta")
+         : N == 1 ? llvm::StringLiteral("m-alpha")
+         : N == 2 ? llvm::StringLiteral("m-beta")
+                  : llvm::StringLiteral("m-late");
+}
+
 template <int N> struct Member : PassBase<Member<N>> {
-  static constexpr llvm::StringLiteral Names[] = {"m-zeta", "m-alpha",
-                                                  "m-beta", "m-late"};
-  static constexpr llvm::StringLiteral Argument = Names[N];
+  static constexpr llvm::StringLiteral Argument = memberName(N);
   static constexpr llvm::StringLiteral Description = "member";
   static constexpr PipelineMembership Pipelines[] = {
       {"grp", N == 3 ? 900 : 100}, {"other-grp", 1}};
