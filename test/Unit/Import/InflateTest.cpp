@@ -275,6 +275,30 @@ TEST(Inflate, CorruptAndTruncatedFailLikeZlib) {
   EXPECT_GT(Accepted, 0u);
 }
 
+// Two gzip files that zlib rejects and ISA-L's igzip (libisal 2.30) accepts,
+// found while measuring igzip as a replacement (docs/performance.md, "ISA-L
+// igzip"): the decoder must say no to both, as zlib does. Built by hand:
+// - a dynamic block whose literal/length code has only two codes of length 2
+//   ('a' and end-of-block; Kraft sum 1/2), zlib: "invalid literal/lengths
+//   set"; the CRC32 and ISIZE of "a" are right.
+// - a valid member with a reserved FLG bit (0x20) set, zlib: "unknown header
+//   flags set".
+TEST(Inflate, RejectsWhatZlibRejectsAndIgzipAccepts) {
+  const unsigned char Incomplete[] = {
+      0x1f, 0x8b, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xff, 0x05,
+      0xc0, 0x01, 0x09, 0x00, 0x00, 0x00, 0x80, 0xa0, 0xad, 0xfd, 0x3f,
+      0x91, 0x08, 0x43, 0xbe, 0xb7, 0xe8, 0x01, 0x00, 0x00, 0x00};
+  std::string S(reinterpret_cast<const char *>(Incomplete), sizeof(Incomplete));
+  EXPECT_FALSE(zlibGunzip(S).Ok);
+  EXPECT_FALSE(fastGunzip(S, 64).Ok);
+
+  std::string R = gz(jsonLike(2000, 5));
+  ASSERT_TRUE(fastGunzip(R, 1 << 16).Ok);
+  R[3] = char(R[3] | 0x20);
+  EXPECT_FALSE(zlibGunzip(R).Ok);
+  EXPECT_FALSE(fastGunzip(R, 1 << 16).Ok);
+}
+
 namespace {
 
 struct Surfaced {
