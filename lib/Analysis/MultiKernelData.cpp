@@ -242,11 +242,40 @@ double MultiKernelData::memcpyTotalUs() const {
   return pyRound(S, 2);
 }
 
+void MultiKernelData::writeOverlapAnalysis(llvm::json::OStream &J) const {
+  const GpuTimeline &O = overlap();
+  if (!O.hasGpuEvents())
+    return;
+  double Tot = O.totalTime(), Comm = O.totalCommTime(),
+         Copy = O.totalMemcpyTime();
+  jsonNumAttr(J, "total_time_us", pyRound(Tot, 2));
+  jsonNumAttr(J, "computation_time_us", pyRound(O.computationTime(), 2));
+  jsonNumAttr(J, "total_comm_time_us", pyRound(Comm, 2));
+  jsonNumAttr(J, "exposed_comm_time_us", pyRound(O.exposedCommTime(), 2));
+  jsonNumAttr(J, "total_memcpy_time_us", pyRound(Copy, 2));
+  jsonNumAttr(J, "exposed_memcpy_time_us",
+              pyRound(O.exposedMemcpyTime(), 2));
+  if (Comm > 0)
+    jsonNumAttr(J, "comm_overlap_ratio",
+                pyRound(1 - O.exposedCommTime() / Comm, 4));
+  else
+    J.attribute("comm_overlap_ratio", nullptr);
+  if (Copy > 0)
+    jsonNumAttr(J, "memcpy_overlap_ratio",
+                pyRound(1 - O.exposedMemcpyTime() / Copy, 4));
+  else
+    J.attribute("memcpy_overlap_ratio", nullptr);
+  jsonNumAttr(J, "comm_percent_of_total",
+              Tot > 0 ? pyRound(O.exposedCommTime() / Tot * 100, 2) : 0.0);
+  jsonNumAttr(J, "memcpy_percent_of_total",
+              Tot > 0 ? pyRound(O.exposedMemcpyTime() / Tot * 100, 2)
+                      : 0.0);
+}
+
 std::string MultiKernelData::toJson(const Trace &T) const {
   std::string Out;
   llvm::raw_string_ostream OS(Out);
   llvm::json::OStream J(OS, 2);
-  const GpuTimeline &O = overlap();
   J.object([&] {
     J.attributeObject("memcpy_summary", [&] {
       J.attribute("total_count", static_cast<int64_t>(memcpyCount()));
@@ -295,34 +324,7 @@ std::string MultiKernelData::toJson(const Trace &T) const {
           });
       });
     });
-    J.attributeObject("overlap_analysis", [&] {
-      if (!O.hasGpuEvents())
-        return;
-      double Tot = O.totalTime(), Comm = O.totalCommTime(),
-             Copy = O.totalMemcpyTime();
-      jsonNumAttr(J, "total_time_us", pyRound(Tot, 2));
-      jsonNumAttr(J, "computation_time_us", pyRound(O.computationTime(), 2));
-      jsonNumAttr(J, "total_comm_time_us", pyRound(Comm, 2));
-      jsonNumAttr(J, "exposed_comm_time_us", pyRound(O.exposedCommTime(), 2));
-      jsonNumAttr(J, "total_memcpy_time_us", pyRound(Copy, 2));
-      jsonNumAttr(J, "exposed_memcpy_time_us",
-                  pyRound(O.exposedMemcpyTime(), 2));
-      if (Comm > 0)
-        jsonNumAttr(J, "comm_overlap_ratio",
-                    pyRound(1 - O.exposedCommTime() / Comm, 4));
-      else
-        J.attribute("comm_overlap_ratio", nullptr);
-      if (Copy > 0)
-        jsonNumAttr(J, "memcpy_overlap_ratio",
-                    pyRound(1 - O.exposedMemcpyTime() / Copy, 4));
-      else
-        J.attribute("memcpy_overlap_ratio", nullptr);
-      jsonNumAttr(J, "comm_percent_of_total",
-                  Tot > 0 ? pyRound(O.exposedCommTime() / Tot * 100, 2) : 0.0);
-      jsonNumAttr(J, "memcpy_percent_of_total",
-                  Tot > 0 ? pyRound(O.exposedMemcpyTime() / Tot * 100, 2)
-                          : 0.0);
-    });
+    J.attributeObject("overlap_analysis", [&] { writeOverlapAnalysis(J); });
   });
   OS << "\n";
   return Out;

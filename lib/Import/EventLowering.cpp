@@ -4,8 +4,26 @@
 #include "llvm/ADT/StringSwitch.h"
 
 #include <algorithm>
+#include <cmath>
 
 using namespace tl;
+
+// 2^53 µs (285 years): beyond it a double no longer holds whole µs, and the
+// analyses' sums of such times overflow to inf (two 1e308 durations do).
+// No real trace comes near it, so an event beyond it is ignored.
+static constexpr double MaxTimeUs = 9007199254740992.0;
+
+bool EventLowering::timesInRange(const EventFields &Ev) {
+  // Written so that NaN fails too.
+  if ((!Ev.HasTs || std::fabs(Ev.Ts) <= MaxTimeUs) &&
+      (!Ev.HasDur || std::fabs(Ev.Dur) <= MaxTimeUs))
+    return true;
+  State.warn(S, where() + "\"" +
+                    (Ev.HasTs && !(std::fabs(Ev.Ts) <= MaxTimeUs) ? "ts"
+                                                                   : "dur") +
+                    "\" beyond 2^53 us; ignored");
+  return false;
+}
 
 std::string EventLowering::where() const {
   return "event " + std::to_string(S.Stats.TotalEntries - 1) + ": ";
@@ -53,7 +71,8 @@ bool EventLowering::endEvent(EventFields &Ev, std::string &Err) {
   case 'I':
     ++S.Stats.InstantEvents;
     if (Ev.HasName && Ev.HasTs &&
-        (Ev.Name == "[memory]" || Ev.Name == "[OutOfMemory]"))
+        (Ev.Name == "[memory]" || Ev.Name == "[OutOfMemory]") &&
+        timesInRange(Ev))
       addMemory(Ev, Uid);
     dropArgs(Ev);
     return true;
@@ -132,6 +151,10 @@ bool EventLowering::addComplete(EventFields &Ev, uint64_t Uid,
   if (!Ev.HasTs || !Ev.HasDur) {
     State.warn(S, where() + "complete event without \"" +
                       (Ev.HasTs ? "dur" : "ts") + "\"; ignored");
+    dropArgs(Ev);
+    return true;
+  }
+  if (!timesInRange(Ev)) {
     dropArgs(Ev);
     return true;
   }

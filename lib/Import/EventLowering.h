@@ -36,6 +36,9 @@ private:
   std::string where() const;
   void dropArgs(const EventFields &Ev) { S.Args.truncate(Ev.ArgMark); }
   bool addComplete(EventFields &Ev, uint64_t Uid, std::string &Err);
+  /// False (with a warning) when the event's ts or dur is beyond
+  /// MaxTimeUs: such an event is ignored.
+  bool timesInRange(const EventFields &Ev);
   void addMetadata(const EventFields &Ev);
   void addMemory(const EventFields &Ev, uint64_t Uid);
   /// The kind of an event of category Cat (id Id): a trace has few

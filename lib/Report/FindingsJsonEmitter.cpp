@@ -23,6 +23,8 @@
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Support/xxhash.h"
 
+#include <cmath>
+
 using namespace llvm;
 
 namespace tl {
@@ -33,9 +35,24 @@ namespace {
 /// 3: global_rank on every finding (one ranking across tiers).
 constexpr int64_t FindingsSchemaVersion = 3;
 
+/// JSON has no inf or NaN (llvm::json would print `inf`, which no reader
+/// accepts): a non-finite number is written as null.
+void writeNumber(json::OStream &J, double D) {
+  if (std::isfinite(D))
+    J.value(D);
+  else
+    J.value(nullptr);
+}
+
+void numberAttr(json::OStream &J, llvm::StringRef Key, double D) {
+  J.attributeBegin(Key);
+  writeNumber(J, D);
+  J.attributeEnd();
+}
+
 void writeValue(json::OStream &J, const Value &V) {
   if (const double *D = std::get_if<double>(&V))
-    J.value(*D);
+    writeNumber(J, *D);
   else if (const int64_t *I = std::get_if<int64_t>(&V))
     J.value(*I);
   else if (const bool *B = std::get_if<bool>(&V))
@@ -96,9 +113,9 @@ void writeFinding(json::OStream &J, const Finding &F, const PItem *P) {
         });
       }
       if (F.Imp.Quantified) {
-        J.attribute("low_pct", F.Imp.LowPct);
-        J.attribute("mid_pct", F.Imp.MidPct);
-        J.attribute("high_pct", F.Imp.HighPct);
+        numberAttr(J, "low_pct", F.Imp.LowPct);
+        numberAttr(J, "mid_pct", F.Imp.MidPct);
+        numberAttr(J, "high_pct", F.Imp.HighPct);
       }
       J.attribute("method", F.Imp.Method);
       J.attribute("severity", severityName(F.Imp.Sev));
@@ -116,8 +133,8 @@ void writeFinding(json::OStream &J, const Finding &F, const PItem *P) {
             J.attribute("name", L.Name);
             break;
           case Location::Kind::TimeRange:
-            J.attribute("start_us", L.StartUs);
-            J.attribute("end_us", L.EndUs);
+            numberAttr(J, "start_us", L.StartUs);
+            numberAttr(J, "end_us", L.EndUs);
             break;
           }
         });

@@ -216,13 +216,8 @@ llvm::Error MultiKernelPass::run(const Trace &T, AnalysisManager &AM,
         });
       });
       // Same block as multi_kernel_data.json.
-      J.attributeBegin("overlap_analysis");
-      {
-        llvm::json::Value V =
-            llvm::cantFail(llvm::json::parse(D.toJson(T)));
-        J.value(*V.getAsObject()->get("overlap_analysis"));
-      }
-      J.attributeEnd();
+      J.attributeObject("overlap_analysis",
+                        [&] { D.writeOverlapAnalysis(J); });
       J.attributeObject("memcpy_assessment", [&] {
         if (TotalMs <= 0) {
           J.attribute("flagged", false);

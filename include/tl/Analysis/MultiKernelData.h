@@ -25,6 +25,10 @@
 #include <string>
 #include <vector>
 
+namespace llvm::json {
+class OStream;
+} // namespace llvm::json
+
 namespace tl {
 
 class AnalysisManager;
@@ -110,6 +114,9 @@ public:
 
   /// category_data/multi_kernel_data.json in the reference schema.
   std::string toJson(const Trace &T) const;
+  /// The members of toJson's "overlap_analysis" object, into J's open
+  /// object (the multi-kernel pass's metrics file repeats the block).
+  void writeOverlapAnalysis(llvm::json::OStream &J) const;
 
 private:
   std::array<MemcpyDirStats, NumCopyDirs> Dirs;
