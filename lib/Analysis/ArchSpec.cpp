@@ -10,6 +10,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <cmath>
 #include <vector>
 
 using namespace tl;
@@ -30,6 +31,15 @@ static llvm::Error archError(llvm::StringRef Path, const llvm::Twine &Msg) {
 static llvm::Expected<ArchSpec> parseArch(llvm::StringRef Path,
                                           llvm::StringRef Text) {
   ArchSpec A;
+  // Every figure divides a roofline: NaN, infinite, zero or negative peaks
+  // would print "nan TB/s" and rank nonsense, so they are refused here.
+  std::string Bad;
+  auto Peak = [&](const YAML::Node &V, const std::string &Key) {
+    double D = V.as<double>();
+    if (Bad.empty() && !(std::isfinite(D) && D > 0))
+      Bad = Key + " must be a positive number, got '" + V.Scalar() + "'";
+    return D;
+  };
   try {
     YAML::Node Root = YAML::Load(Text.str());
     if (!Root.IsMap())
@@ -47,19 +57,22 @@ static llvm::Expected<ArchSpec> parseArch(llvm::StringRef Path,
           return archError(Path, "source must be 'measured' or 'datasheet', "
                                  "got '" + A.Source + "'");
       } else if (Key == "mem_bw_gbps") {
-        A.MemBwGBps = V.as<double>();
+        A.MemBwGBps = Peak(V, Key);
         HaveBw = true;
       } else if (Key == "memory_gb") {
-        A.MemoryGB = V.as<double>();
+        A.MemoryGB = Peak(V, Key);
       } else if (Key == "max_achievable_tflops") {
         if (!V.IsMap())
           return archError(Path, "max_achievable_tflops is not a mapping");
         for (const auto &P : V)
-          A.MaxTflops[P.first.as<std::string>()] = P.second.as<double>();
+          A.MaxTflops[P.first.as<std::string>()] =
+              Peak(P.second, Key + "." + P.first.as<std::string>());
       } else {
         return archError(Path, "unknown key '" + Key + "'");
       }
     }
+    if (!Bad.empty())
+      return archError(Path, Bad);
     if (!HaveName)
       return archError(Path, "missing key 'name'");
     if (!HaveBw)

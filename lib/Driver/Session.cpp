@@ -154,6 +154,15 @@ Expected<std::unique_ptr<Session>> Session::create(SessionOptions Opts,
   if (O.TimingFormat != "text" && O.TimingFormat != "json")
     return error("--timing-format must be 'text' or 'json', got '" +
                  O.TimingFormat + "'");
+  // A pool asked for 2^31 or more workers starts none and waits forever;
+  // no machine tl runs on has use for more than 1024.
+  if (O.Threads > 1024)
+    return error("--threads must be at most 1024, got " +
+                 Twine(O.Threads).str());
+  // MiB to bytes must not wrap around (2^44 MiB is 2^64 bytes).
+  if (O.MaxMemoryMB && *O.MaxMemoryMB >= (uint64_t(1) << 44))
+    return error("--max-memory must be below 2^44 MiB, got " +
+                 Twine(*O.MaxMemoryMB).str());
   if (!O.FailOn.empty()) {
     auto E = FailOnExpr::parse(O.FailOn);
     if (!E)

@@ -79,6 +79,34 @@ TEST(ArchSpec, ReferenceJsonAndErrors) {
   llvm::sys::fs::remove(N);
 }
 
+// A peak divides every roofline (issue 25: NaN, zero and negative peaks
+// were accepted and printed "nan TB/s"): each must be finite and positive.
+TEST(ArchSpec, PeaksMustBePositive) {
+  struct Case {
+    const char *Yaml, *Message;
+  } Cases[] = {
+      {"name: X\nmem_bw_gbps: .nan\n",
+       "mem_bw_gbps must be a positive number, got '.nan'"},
+      {"name: X\nmem_bw_gbps: 0\n",
+       "mem_bw_gbps must be a positive number, got '0'"},
+      {"name: X\nmem_bw_gbps: 100\nmemory_gb: -8\n",
+       "memory_gb must be a positive number, got '-8'"},
+      {"name: X\nmem_bw_gbps: .inf\n",
+       "mem_bw_gbps must be a positive number, got '.inf'"},
+      {"name: X\nmem_bw_gbps: 100\nmax_achievable_tflops:\n  "
+       "matrix_bf16: -1\n",
+       "max_achievable_tflops.matrix_bf16 must be a positive number, got "
+       "'-1'"},
+  };
+  for (const Case &C : Cases) {
+    std::string F = writeTemp(C.Yaml, "yaml");
+    auto A = loadArchSpec(F);
+    ASSERT_FALSE(!!A) << C.Yaml;
+    EXPECT_EQ(llvm::toString(A.takeError()), F + ": " + C.Message);
+    llvm::sys::fs::remove(F);
+  }
+}
+
 TEST(ArchSpec, DeviceNames) {
   EXPECT_EQ(*archNameForDevice("NVIDIA H100 80GB HBM3"), "H100");
   EXPECT_EQ(*archNameForDevice("AMD Instinct MI300X VF"), "MI300X");
