@@ -22,7 +22,6 @@
 #include "tl/Support/GzipOStream.h"
 #include "tl/Support/PyFormat.h"
 
-#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -30,6 +29,7 @@
 #include <charconv>
 #include <cmath>
 #include <limits>
+#include <unordered_set>
 
 using namespace llvm;
 
@@ -150,7 +150,8 @@ void writeAnnotations(raw_ostream &OS, bool NeedComma,
   for (Tier Tr : {Tier::Compute, Tier::Fusion, Tier::System})
     for (const PItem &P : M.items(Tr)) {
       const Finding &F = *P.F;
-      DenseSet<uint64_t> Seen;
+      // (Any uint64_t: a plugin may point at any uid.)
+      std::unordered_set<uint64_t> Seen;
       for (const Location &L : F.Locations) {
         if (L.K != Location::Kind::Event || !Seen.insert(L.Uid).second)
           continue;

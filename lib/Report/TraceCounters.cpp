@@ -18,10 +18,9 @@ namespace tl {
 
 std::vector<CounterPoint>
 stepFunction(std::vector<std::pair<double, int64_t>> Changes) {
-  std::stable_sort(Changes.begin(), Changes.end(),
-                   [](const auto &A, const auto &B) {
-                     return A.first < B.first;
-                   });
+  // The changes at one ts are summed, so their order does not matter.
+  std::sort(Changes.begin(), Changes.end(),
+            [](const auto &A, const auto &B) { return A.first < B.first; });
   std::vector<CounterPoint> Out;
   int64_t V = 0, Last = 0;
   for (size_t I = 0; I < Changes.size();) {
