@@ -20,6 +20,7 @@
 #include "tl/Pass/PassRegistry.h"
 #include "tl/Report/CompareEmitters.h"
 #include "tl/Report/FailOn.h"
+#include "tl/Report/ReportEmitters.h"
 #include "tl/Report/ReportModel.h"
 #include "tl/Support/HeapTrim.h"
 #include "tl/Support/PyFormat.h"
@@ -450,6 +451,9 @@ Error Session::runPasses(TraceRun &Run) {
     R.Emitters.add(createDiffMarkdownEmitter());
     R.Emitters.add(createTrace2MetadataEmitter());
   }
+  // Opt-in: it copies the whole input trace.
+  if (O.AnnotatedTrace)
+    R.Emitters.add(createAnnotatedTraceEmitter());
   // Plugins' emitters run after the built-in ones.
   for (const EmitterFactory &F : P->Registry.emitterFactories())
     R.Emitters.add(F());

@@ -91,6 +91,14 @@ Error EmitterRegistry::emitAll(const ReportContext &Ctx,
 
 Error writeFileAtomically(StringRef Dir, StringRef Name,
                           function_ref<void(raw_ostream &)> Write) {
+  return writeFileAtomicallyChecked(Dir, Name, [&](raw_ostream &OS) -> Error {
+    Write(OS);
+    return Error::success();
+  });
+}
+
+Error writeFileAtomicallyChecked(StringRef Dir, StringRef Name,
+                                 function_ref<Error(raw_ostream &)> Write) {
   SmallString<256> Final(Dir);
   sys::path::append(Final, Name);
   if (std::error_code EC = sys::fs::create_directories(
@@ -109,8 +117,13 @@ Error writeFileAtomically(StringRef Dir, StringRef Name,
                                      EC.message());
   {
     raw_fd_ostream OS(FD, /*shouldClose=*/true);
-    Write(OS);
+    Error WE = Write(OS);
     OS.close();
+    if (WE) {
+      OS.clear_error();
+      sys::fs::remove(Tmp);
+      return WE;
+    }
     if (OS.has_error()) {
       std::error_code EC = OS.error();
       OS.clear_error();

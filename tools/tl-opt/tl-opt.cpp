@@ -77,6 +77,13 @@ struct Options {
       cl::desc("Add entry_point and call_stack_full columns to "
                "unified_perf_summary.csv (as the reference's agent flavour)"),
       cl::cat(Output)};
+  cl::opt<bool> AnnotatedTrace{
+      "annotated-trace",
+      cl::desc("Also write trace_annotated.json.gz: the input trace for "
+               "Perfetto / chrome://tracing with the findings as instant "
+               "events and GPU busy, exposed communication and queue depth "
+               "counters (copies the whole trace: takes time on large ones)"),
+      cl::cat(Output)};
   cl::opt<bool> GroupByNumKernels{
       "group-by-num-kernels",
       cl::desc("Key ops_unique_args and the perf sheets by kernel count too "
@@ -206,6 +213,7 @@ SessionSettings flagSettings(const Options &O) {
     F.Plugins = SettingList(O.Plugins.begin(), O.Plugins.end());
   Set(F.NoBuiltinPasses, O.NoBuiltin);
   Set(F.IncludeCallStack, O.IncludeCallStack);
+  Set(F.AnnotatedTrace, O.AnnotatedTrace);
   Set(F.Quiet, O.Quiet);
   Set(F.FailOn, O.FailOn);
   Set(F.Timing, O.Timing);

@@ -61,6 +61,8 @@ struct SessionOptions {
   /// "" = <trace dir>/analysis_output.
   std::string OutDir;
   bool IncludeCallStack = false;
+  /// Also write trace_annotated.json.gz (a gzip copy of the input trace).
+  bool AnnotatedTrace = false;
   bool Quiet = false;
   std::string FailOn;
   // Instrumentation.

@@ -179,6 +179,12 @@ std::unique_ptr<Emitter> createArtifactEmitter();
 llvm::Error writeFileAtomically(llvm::StringRef Dir, llvm::StringRef Name,
                                 llvm::function_ref<void(llvm::raw_ostream &)>
                                     Write);
+/// writeFileAtomically for writers that can fail: when Write returns an
+/// error the temporary is removed, an earlier Dir/Name stays as it was and
+/// the error is returned.
+llvm::Error writeFileAtomicallyChecked(
+    llvm::StringRef Dir, llvm::StringRef Name,
+    llvm::function_ref<llvm::Error(llvm::raw_ostream &)> Write);
 
 } // namespace tl
 

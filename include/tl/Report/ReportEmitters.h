@@ -1,7 +1,8 @@
 //===- ReportEmitters.h - The report's built-in emitters -------*- C++ -*-===//
 //
-// Factories for the emitters registered by registerBuiltinEmitters(); each
-// one writes its files under ReportContext::OutputDir (docs/ReportFormat.md).
+// Factories for the emitters registered by registerBuiltinEmitters() and
+// for the opt-in ones the driver adds; each one writes its files under
+// ReportContext::OutputDir (docs/ReportFormat.md).
 //
 //===----------------------------------------------------------------------===//
 #ifndef TL_REPORT_REPORTEMITTERS_H
@@ -28,6 +29,9 @@ std::unique_ptr<Emitter> createAgentFindingsEmitter();
 std::unique_ptr<Emitter> createCriticalPathEmitter();
 /// memory_timeline.json and memory.svg (spec memory-timeline.md §5).
 std::unique_ptr<Emitter> createMemoryTimelineEmitter();
+/// trace_annotated.json.gz: the input trace with the findings as instants
+/// and counter tracks (opt-in: the driver adds it for --annotated-trace).
+std::unique_ptr<Emitter> createAnnotatedTraceEmitter();
 
 } // namespace tl
 
