@@ -14,6 +14,11 @@
 # machine; docs/Robustness.md): check-asan ~500 build + ~130 suite,
 # check-tsan ~280 build + ~10 tests, fuzz ~50 build + FUZZ_SECONDS
 # + INFLATE_FUZZ_SECONDS.
+# Install (docs/Python.md, docs/Plugins.md):
+#   make install    - Release build in build-release, installed under PREFIX
+#                     (default /usr/local): tl-opt and the other tools, the
+#                     pass plugins, headers, the CMake package (find_package(TL))
+#                     and the Python module tl
 # Performance (docs/performance.md):
 #   make bench      - Release build in build-bench, tl-gen 1 GB + 4 GB inputs
 #                     and the shared traces, median of 5 runs per stage;
@@ -35,6 +40,8 @@ FUZZ_BUILD ?= build-fuzz
 FUZZ_SECONDS ?= 120
 INFLATE_FUZZ_SECONDS ?= 60
 LIT := python3 /usr/lib/llvm-19/build/utils/lit/lit.py
+PREFIX ?= /usr/local
+RELEASE_BUILD ?= build-release
 
 .PHONY: all deps deps-extra configure build demo check check-fast fuzz sanitize bench install clean \
 	check-asan check-tsan check-all
@@ -103,6 +110,14 @@ check-all: check check-asan check-tsan fuzz
 
 bench:
 	bash bench/run.sh $(BENCH_ARGS)
+
+# Release build of what is installed (no tests), then cmake's install rules
+# (cmake/TLInstall.cmake, python/CMakeLists.txt).
+install: deps
+	cmake -S . -B $(RELEASE_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release \
+	  -DTL_BUILD_TESTS=OFF -DCMAKE_INSTALL_PREFIX=$(PREFIX) $(CMAKE_FLAGS)
+	cmake --build $(RELEASE_BUILD) -j $(JOBS)
+	cmake --install $(RELEASE_BUILD) --prefix $(PREFIX)
 
 clean:
 	rm -rf $(BUILD)

@@ -8,9 +8,14 @@ PKGS=(cmake ninja-build g++ make python3 git
       libyaml-cpp-dev rapidjson-dev libfmt-dev zlib1g-dev
       libgtest-dev libgmock-dev
       libxxhash-dev pkg-config
+      # The Python module tl (python/), built for Debian's python3.
+      pybind11-dev python3-dev
       # Optional for the build (perf_report.xlsx is written only with it),
       # and openpyxl reads it back in the tests.
-      libxlsxwriter-dev python3-openpyxl)
+      libxlsxwriter-dev python3-openpyxl
+      # Optional: tl.Analysis.tables are DataFrames with it (test/Python
+      # checks them; without it they are lists of dicts).
+      python3-pandas)
 # Optional extras for `make fuzz` / sanitizer builds / benchmarks / chart tests.
 if [[ "${TL_DEPS_EXTRA:-}" == 1 ]]; then
   PKGS+=(clang-19 libclang-rt-19-dev libbenchmark-dev chromium)

@@ -38,6 +38,13 @@ if not config.tl_sanitizer:
 # perf_report.xlsx is written only when tl was built with libxlsxwriter.
 if getattr(config, "tl_have_xlsx", False):
     config.available_features.add("xlsx")
+# The Python module tl (python/), built for Debian's interpreter: tests run
+# it with %tl_python and PYTHONPATH=%tl_python_dir (or an install's dir).
+if getattr(config, "tl_have_python", False):
+    config.available_features.add("tl-python")
+    config.substitutions.append(("%tl_python_dir", config.tl_python_dir))
+    config.substitutions.append(("%tl_python_install_dir", config.tl_python_install_dir))
+    config.substitutions.append(("%tl_python", config.tl_python_exe))
 if "thread" in config.tl_sanitizer:
     config.available_features.add("tsan")
 if "address" in config.tl_sanitizer:
