@@ -12,6 +12,7 @@
 
 #include "ReportUtil.h"
 
+#include "tl/Support/BoundedJson.h"
 #include "tl/Support/NumberFormat.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -262,7 +263,7 @@ void Validator::loadJson() {
     std::optional<std::string> Text = readFile(path(Rel));
     if (!Text)
       return;
-    Expected<json::Value> V = json::parse(*Text);
+    Expected<json::Value> V = parseJsonBounded(*Text);
     if (!V) {
       error("L2", "json", Rel + ": " + toString(V.takeError()));
       return;
@@ -283,7 +284,7 @@ void Validator::loadJson() {
     std::optional<std::string> Text = readFile(It->path());
     if (!Text)
       continue;
-    Expected<json::Value> V = json::parse(*Text);
+    Expected<json::Value> V = parseJsonBounded(*Text);
     if (!V) {
       consumeError(V.takeError());
       continue;
@@ -780,7 +781,7 @@ void Validator::truthChecks(StringRef Md) {
   std::optional<std::string> Text = readFile(path("findings.json"));
   if (!Text)
     return;
-  Expected<json::Value> V = json::parse(*Text);
+  Expected<json::Value> V = parseJsonBounded(*Text);
   if (!V) {
     error("tl", "truth", "findings.json: " + toString(V.takeError()));
     return;
