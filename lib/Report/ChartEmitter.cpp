@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Charts.h"
+#include "Html/MarkdownHtml.h"
 #include "ReportUtil.h"
 
 #include "tl/Analysis/AnalysisManager.h"
@@ -37,20 +38,6 @@ constexpr StringLiteral NonComputing = "#aab7c4";
 constexpr StringLiteral CompColor = "#3498db", CommColor = "#e67e22",
                         CopyColor = "#2ecc71", IdleColor = "#ecf0f1";
 
-std::string xmlEscape(StringRef S) {
-  std::string O;
-  for (char C : S) {
-    switch (C) {
-    case '&': O += "&amp;"; break;
-    case '<': O += "&lt;"; break;
-    case '>': O += "&gt;"; break;
-    case '"': O += "&quot;"; break;
-    default: O += C;
-    }
-  }
-  return O;
-}
-
 std::string num(double V) { return fixed(V, 2); }
 
 void svgBegin(raw_ostream &OS, int W, int H, StringRef Title) {
@@ -58,7 +45,7 @@ void svgBegin(raw_ostream &OS, int W, int H, StringRef Title) {
   OS << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << W
      << "\" height=\"" << H << "\" viewBox=\"0 0 " << W << " " << H
      << "\" font-family=\"DejaVu Sans, Arial, sans-serif\">\n";
-  OS << "<title>" << xmlEscape(Title) << "</title>\n";
+  OS << "<title>" << htmlText(Title) << "</title>\n";
   OS << "<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n";
 }
 
@@ -104,7 +91,7 @@ void writeBreakdown(raw_ostream &OS, const ReportModel &M, StringRef Title) {
   svgBegin(OS, W, H, Title);
   OS << "<text x=\"" << W / 2 << "\" y=\"30\" text-anchor=\"middle\" "
         "font-size=\"18\" font-weight=\"bold\">"
-     << xmlEscape(Title) << "</text>\n";
+     << htmlText(Title) << "</text>\n";
   if (Segs.empty() || Total <= 0) {
     OS << "<text x=\"" << W / 2 << "\" y=\"" << BarY + BarH / 2
        << "\" text-anchor=\"middle\" font-size=\"14\" fill=\"#555\">No GPU "
@@ -118,7 +105,7 @@ void writeBreakdown(raw_ostream &OS, const ReportModel &M, StringRef Title) {
     OS << "<rect x=\"" << num(X) << "\" y=\"" << BarY << "\" width=\""
        << num(Wd) << "\" height=\"" << BarH << "\" fill=\"" << S.Color
        << "\" fill-opacity=\"0.95\" stroke=\"#ffffff\" stroke-width=\"0.9\">"
-       << "<title>" << xmlEscape(S.Label) << ": " << fixed(S.Ms, 3)
+       << "<title>" << htmlText(S.Label) << ": " << fixed(S.Ms, 3)
        << " ms</title></rect>\n";
     X += Wd;
   }
@@ -143,7 +130,7 @@ void writeBreakdown(raw_ostream &OS, const ReportModel &M, StringRef Title) {
     OS << "<rect x=\"" << LX << "\" y=\"" << Y - 11 << "\" width=\"14\" "
        << "height=\"14\" fill=\"" << S.Color << "\"/>\n";
     OS << "<text x=\"" << LX + 20 << "\" y=\"" << Y
-       << "\" font-size=\"12\">" << xmlEscape(S.Label) << " — "
+       << "\" font-size=\"12\">" << htmlText(S.Label) << " — "
        << fixed(S.Ms, 1) << " ms (" << fixed(S.Ms / Total * 100, 1)
        << "%)</text>\n";
   }
@@ -222,7 +209,7 @@ void writeTimeline(raw_ostream &OS, const Trace &T, const GpuTimeline &TL,
   OS << "<g shape-rendering=\"crispEdges\">\n";
   OS << "<text x=\"" << W / 2 << "\" y=\"30\" text-anchor=\"middle\" "
         "font-size=\"18\" font-weight=\"bold\">"
-     << xmlEscape(Title) << "</text>\n";
+     << htmlText(Title) << "</text>\n";
   if (!TL.hasGpuEvents()) {
     OS << "<text x=\"" << W / 2 << "\" y=\"" << Top + 20
        << "\" text-anchor=\"middle\" font-size=\"14\" fill=\"#555\">No GPU "
@@ -265,7 +252,7 @@ void writeTimeline(raw_ostream &OS, const Trace &T, const GpuTimeline &TL,
   for (StreamRow *R : Rows) {
     Y += RowH + 6;
     OS << "<text x=\"" << X0 - 8 << "\" y=\"" << Y + RowH - 6
-       << "\" text-anchor=\"end\" font-size=\"12\">" << xmlEscape(R->Label)
+       << "\" text-anchor=\"end\" font-size=\"12\">" << htmlText(R->Label)
        << "</text>\n";
     for (unsigned B = 0; B < Buckets; ++B)
       Column(Y, B, R->Kind[0][B] / BW, R->Kind[1][B] / BW,

@@ -9,6 +9,8 @@
 // drawing only (per pixel column its first, lowest, highest and last point).
 //
 //===----------------------------------------------------------------------===//
+#include "Html/MarkdownHtml.h"
+
 #include "tl/Analysis/AnalysisManager.h"
 #include "tl/Analysis/MemoryTimeline.h"
 #include "tl/Analysis/ProfilerSteps.h"
@@ -224,7 +226,7 @@ void writeSvg(raw_ostream &OS, const Trace &T, const MemoryTimeline &M) {
     auto X = [&](double Ts) { return X0 + (Ts - T0) / Span * PlotW; };
     auto Y = [&](double V) { return Top + PlotH - V / Max * PlotH; };
     OS << "<text x=\"" << X0 << "\" y=\"" << Top - 6
-       << "\" font-size=\"12\">" << D->Name << "</text>\n";
+       << "\" font-size=\"12\">" << htmlText(D->Name) << "</text>\n";
     OS << "<rect x=\"" << X0 << "\" y=\"" << Top << "\" width=\"" << PlotW
        << "\" height=\"" << PlotH
        << "\" fill=\"none\" stroke=\"#888\" stroke-width=\"1\"/>\n";
@@ -270,7 +272,7 @@ void writeSvg(raw_ostream &OS, const Trace &T, const MemoryTimeline &M) {
     OS << "<circle cx=\"" << num(X(Pk.Ts)) << "\" cy=\""
        << num(Y(double(D->PeakAllocated)))
        << "\" r=\"4\" fill=\"#c0392b\"><title>peak "
-       << D->PeakAllocated << " bytes in " << Pk.Owner.Display
+       << D->PeakAllocated << " bytes in " << htmlText(Pk.Owner.Display)
        << "</title></circle>\n";
     OS << "<text x=\"" << num(std::min(X(Pk.Ts) + 6, double(X0 + PlotW - 200)))
        << "\" y=\"" << num(Y(double(D->PeakAllocated)) - 6)
