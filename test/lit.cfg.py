@@ -49,3 +49,6 @@ if "thread" in config.tl_sanitizer:
     config.available_features.add("tsan")
 if "address" in config.tl_sanitizer:
     config.available_features.add("asan")
+# chmod-based permission tests need a user the permissions apply to.
+if hasattr(os, "geteuid") and os.geteuid() != 0:
+    config.available_features.add("non-root")

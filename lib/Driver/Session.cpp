@@ -18,12 +18,15 @@
 #include "tl/Pass/PassManager.h"
 #include "tl/Pass/PassPlugin.h"
 #include "tl/Pass/PassRegistry.h"
+#include "tl/Input/DecodedSize.h"
+#include "tl/Report/CiReports.h"
 #include "tl/Report/CompareEmitters.h"
 #include "tl/Report/FailOn.h"
 #include "tl/Report/ReportEmitters.h"
 #include "tl/Report/ReportModel.h"
 #include "tl/Support/HeapTrim.h"
 #include "tl/Support/PyFormat.h"
+#include "tl/Support/RelativePath.h"
 #include "tl/Support/ThreadCount.h"
 #include "tl/Support/Version.h"
 
@@ -52,6 +55,61 @@ Error checkTraceFile(StringRef Path) {
   return Error::success();
 }
 
+Error checkOutputDir(StringRef Path) {
+  if (Path.empty())
+    return error("output directory name is empty");
+  if (sys::fs::exists(Path) && !sys::fs::is_directory(Path))
+    return error(Path + ": exists and is not a directory");
+  // The first ancestor that exists must be a directory.
+  SmallVector<std::string, 4> Missing;
+  // (Walked as given, so the error names the path the user wrote.)
+  SmallString<256> Dir(Path);
+  while (!sys::fs::exists(Dir)) {
+    Missing.push_back(std::string(Dir));
+    StringRef Parent = sys::path::parent_path(Dir);
+    if (Parent.empty())
+      Parent = ".";
+    if (Parent == Dir)
+      break;
+    Dir = SmallString<256>(Parent);
+  }
+  if (sys::fs::exists(Dir) && !sys::fs::is_directory(Dir))
+    return error(Path + ": " + Dir + " is not a directory");
+  // Probe: create what is missing and a file in it, then undo both.
+  auto Undo = [&] {
+    for (const std::string &D : Missing)
+      if (StringRef F = sys::path::filename(D); F != "." && F != "..")
+        sys::fs::remove(D); // (only ever an empty directory the probe made)
+  };
+  if (std::error_code EC = sys::fs::create_directories(Path)) {
+    Undo();
+    return error(Path + ": cannot create directory: " + EC.message());
+  }
+  SmallString<256> Probe(Path);
+  sys::path::append(Probe, ".tl-write-probe-%%%%%%");
+  int FD;
+  SmallString<256> Tmp;
+  if (std::error_code EC = sys::fs::createUniqueFile(Probe, FD, Tmp)) {
+    Undo();
+    return error(Path + ": cannot write into the directory: " +
+                 EC.message());
+  }
+  ::close(FD);
+  sys::fs::remove(Tmp);
+  Undo();
+  return Error::success();
+}
+
+Error checkOutputFile(StringRef Path) {
+  if (sys::fs::is_directory(Path))
+    return error(Path + ": is a directory, not a file");
+  StringRef Dir = sys::path::parent_path(Path);
+  // Named as given, then the directory's problem.
+  if (Error E = checkOutputDir(Dir.empty() ? StringRef(".") : Dir))
+    return error(Path + ": " + toString(std::move(E)));
+  return Error::success();
+}
+
 /// Default --max-memory: 3/4 of physical memory (0 = unknown, no limit).
 static uint64_t defaultMaxMemory() {
   long Pages = sysconf(_SC_PHYS_PAGES), PageSize = sysconf(_SC_PAGESIZE);
@@ -77,6 +135,7 @@ struct Session::Impl {
   PassInstrumentor Instrumentor;
   TimingInstrumentation *Timing = nullptr;
   StatisticsInstrumentation *Statistics = nullptr;
+  ProgressInstrumentation *Progress = nullptr;
 
   bool PipelinePrepared = false;
   std::string PipelineText;
@@ -177,9 +236,12 @@ Expected<std::unique_ptr<Session>> Session::create(SessionOptions Opts,
     P->Statistics = S.get();
     P->Instrumentor.addInstrumentation(std::move(S));
   }
-  if (O.Progress)
-    P->Instrumentor.addInstrumentation(
-        std::make_unique<ProgressInstrumentation>(Diag, O.ToolName));
+  if (O.Progress) {
+    auto PI = std::make_unique<ProgressInstrumentation>(
+        Diag, O.ToolName, O.ProgressInteractive);
+    P->Progress = PI.get();
+    P->Instrumentor.addInstrumentation(std::move(PI));
+  }
   if (!O.TimeTrace.empty())
     P->Instrumentor.addInstrumentation(
         std::make_unique<TimeTraceInstrumentation>());
@@ -326,24 +388,28 @@ Expected<std::unique_ptr<TraceRun>> Session::importTrace(StringRef Path,
   if (Error E = begin())
     return E;
   const SessionOptions &O = P->Opts;
-  raw_ostream &Diag = P->Diag;
-  if (O.Progress)
-    Diag << O.ToolName << ": importing " << Path << "...\r";
   ImportOptions IOpts;
   IOpts.Threads = O.Threads;
   IOpts.MaxEvents = O.MaxEvents;
   IOpts.MaxMemory = P->maxMemory();
-  if (O.Progress)
-    IOpts.Progress = [&](uint64_t Bytes) {
-      Diag << O.ToolName << ": importing " << Path << ": "
-           << Bytes / (1024 * 1024) << " MiB read\x1b[K\r";
-    };
+  if (ProgressInstrumentation *PI = P->Progress) {
+    PI->importStart(Path, decodedSizeHint(Path));
+    IOpts.Progress = [PI](uint64_t Bytes) { PI->importBytes(Bytes); };
+  }
   Expected<Trace> T = [&] {
     TimeTraceScope Scope("import", Path);
     return tl::importTrace(Path, IOpts);
   }();
-  if (!T)
+  if (!T) {
+    if (P->Progress)
+      P->Progress->finishLine();
     return T.takeError();
+  }
+  if (P->Progress) {
+    P->Progress->importDone();
+    if (Last == Stage::Import)
+      P->Progress->finishLine();
+  }
   // The importer's parse buffers are freed by now; their pages would
   // otherwise stay in the process under the analyses' growth.
   if (heapTrimPays(T->size()))
@@ -371,6 +437,8 @@ Error Session::gate(TraceRun &Run) {
   assert(R.Done == Stage::Import && !R.AM && "gate() runs once, after import");
   const SessionOptions &O = P->Opts;
   raw_ostream &Diag = P->Diag;
+  if (P->Progress)
+    P->Progress->phase("gate");
   // A fresh set of pass instances for every trace.
   auto Pipe = P->makePipeline();
   if (!Pipe)
@@ -423,7 +491,11 @@ Error Session::gate(TraceRun &Run) {
 Error Session::computeAnalyses(TraceRun &Run) {
   TraceRun::Impl &R = *Run.P;
   assert(R.Done == Stage::Analyses && "computeAnalyses() runs after gate()");
+  if (P->Progress)
+    P->Progress->phase("analyses");
   tl::computeAnalyses(*R.AM, R.Prefetch, P->Opts.Threads);
+  if (P->Progress)
+    P->Progress->finishLine();
   if (P->Timing)
     P->printTiming(R, {});
   return Error::success();
@@ -481,6 +553,11 @@ Error Session::runPasses(TraceRun &Run) {
         PMOpts.Prefetch.push_back(std::move(J));
   }
   PMOpts.TimeTrace = P->timeTrace();
+  // The analyses the pipeline needs are computed by the pass manager, ahead
+  // of and next to the passes: one phase.
+  if (P->Progress)
+    P->Progress->phase("analyses and passes (" + Twine(R.PassNames.size()) +
+                       " passes)");
   if (!P->Instrumentor.empty())
     PMOpts.Instrumentation = &P->Instrumentor;
   std::vector<PassResult> Results = PM.run(R.T, *R.AM, PMOpts);
@@ -489,6 +566,8 @@ Error Session::runPasses(TraceRun &Run) {
   R.Failed = collectFailures(Results);
   R.Artifacts = collectArtifacts(Results);
   R.Findings = collectFindings(Results);
+  if (!Emits && P->Progress)
+    P->Progress->finishLine();
   if (!Emits)
     P->printRunInfo(R, {});
   R.Done = Stage::Passes;
@@ -517,6 +596,8 @@ Error Session::emitReport(TraceRun &Run) {
                     R.Artifacts,
                     R.Gate ? &*R.Gate : nullptr};
   Ctx.Scheduled = R.Scheduled;
+  if (P->Progress)
+    P->Progress->phase("emit");
   {
     TimeTraceScope Scope("emit", R.Dir);
     if (std::error_code EC = sys::fs::create_directories(R.Dir)) {
@@ -529,6 +610,10 @@ Error Session::emitReport(TraceRun &Run) {
     EOpts.Threads = O.Threads;
     EOpts.TimeTrace = P->timeTrace();
     Error E = R.Emitters.emitAll(Ctx, &EmitTimes, EOpts);
+    if (P->Progress) {
+      P->Progress->phase("emit done");
+      P->Progress->finishLine();
+    }
     P->printRunInfo(R, EmitTimes);
     if (E)
       return E;
@@ -538,11 +623,24 @@ Error Session::emitReport(TraceRun &Run) {
     Diag << O.ToolName << ": " << R.Path << ": " << R.Findings.size()
          << " finding(s), " << R.Failed.size() << " failed pass(es); "
          << "report in " << R.Dir << "\n";
+  if (!P->FailOn && O.JunitFile.empty() && O.SarifFile.empty())
+    return Error::success();
+  ReportModel M = ReportModel::build(Ctx);
+  ReportMetrics Metrics =
+      ReportMetrics::compute(M, R.AM->get<TraceQuality>());
   if (P->FailOn) {
-    ReportModel M = ReportModel::build(Ctx);
+    R.Gates = P->FailOn->evaluate(M, Metrics);
+    for (const GateResult &G : R.Gates)
+      if (G.Global && G.Failed)
+        Diag << O.ToolName << ": fail-on: " << G.Detail << " matches '"
+             << G.Clause << "'\n";
+      else if (G.Global && StringRef(G.Detail).contains(": "))
+        WithColor::warning(Diag, O.ToolName)
+            << R.Path << ": fail-on '" << G.Clause << "' does not match: "
+            << G.Detail << "\n";
     for (Tier Tr : {Tier::Compute, Tier::Fusion, Tier::System})
       for (const PItem &PI : M.items(Tr)) {
-        std::string Clause = P->FailOn->matchingClause(PI);
+        std::string Clause = P->FailOn->matchingClause(PI, &Metrics);
         if (Clause.empty())
           continue;
         FailOnMatch Match{PI.F->Id, PI.Rank, tierName(Tr).str(),
@@ -554,6 +652,26 @@ Error Session::emitReport(TraceRun &Run) {
         R.Matches.push_back(std::move(Match));
       }
   }
+  // The CI files name the trace relative to their own directory.
+  std::string Version =
+      std::string(TL_VERSION_STRING) + " (" + TL_GIT_HASH + ")";
+  auto Input = [&](StringRef File) {
+    StringRef Dir = sys::path::parent_path(File);
+    return CiReportInput{M,
+                         R.Gates,
+                         P->FailOn ? &*P->FailOn : nullptr,
+                         Metrics,
+                         R.Failed,
+                         O.ToolName,
+                         Version,
+                         relativePath(R.Path, Dir.empty() ? "." : Dir)};
+  };
+  if (!O.JunitFile.empty())
+    if (Error E = writeJunitReport(O.JunitFile, Input(O.JunitFile)))
+      return error(O.JunitFile + ": " + toString(std::move(E)));
+  if (!O.SarifFile.empty())
+    if (Error E = writeSarifReport(O.SarifFile, Input(O.SarifFile)))
+      return error(O.SarifFile + ": " + toString(std::move(E)));
   return Error::success();
 }
 
@@ -600,5 +718,10 @@ ArrayRef<PassRunInfo> TraceRun::passRuns() const { return P->Runs; }
 ArrayRef<Artifact> TraceRun::artifacts() const { return P->Artifacts; }
 StringRef TraceRun::outputDir() const { return P->Dir; }
 ArrayRef<FailOnMatch> TraceRun::failOnMatches() const { return P->Matches; }
+ArrayRef<GateResult> TraceRun::gates() const { return P->Gates; }
+bool TraceRun::failOnTripped() const {
+  return !P->Matches.empty() ||
+         any_of(P->Gates, [](const GateResult &G) { return G.Failed; });
+}
 
 } // namespace tl

@@ -41,6 +41,7 @@ struct TraceRun::Impl {
   std::string Dir;
   EmitterRegistry Emitters;
   std::vector<FailOnMatch> Matches;
+  std::vector<GateResult> Gates;
 
   /// Last member: joined before the analyses and the trace go away.
   EarlyAnalysis Early;

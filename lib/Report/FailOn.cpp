@@ -1,6 +1,8 @@
 //===- FailOn.cpp - CI gating expressions for --fail-on -------------------===//
 #include "tl/Report/FailOn.h"
 
+#include "tl/Support/PyFormat.h"
+
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 
@@ -76,14 +78,23 @@ Expected<Term> parseTerm(StringRef T) {
           .Case("severity", Term::Field::Severity)
           .Case("rank", Term::Field::Rank)
           .Default(std::nullopt);
-  if (!F)
+  if (!F && ReportMetrics::isKnown(Field)) {
+    F = Term::Field::Metric;
+    R.Str = Field.str();
+  }
+  if (!F) {
+    std::string Metrics;
+    for (const ReportMetricInfo &I : ReportMetrics::known())
+      Metrics += (Metrics.empty() ? "" : ", ") + I.Name.str();
     return bad(T, "unknown field '" + Field +
-                      "' (impact, impact_low, impact_high, tier, pass, "
-                      "category, id, severity, rank, P<N>, quantified, "
-                      "heuristic)");
+                      "' (findings: impact, impact_low, impact_high, tier, "
+                      "pass, category, id, severity, rank, P<N>, quantified, "
+                      "heuristic; report metrics: " + Metrics + ")");
+  }
   R.F = *F;
   bool Numeric = R.F == Term::Field::Impact || R.F == Term::Field::ImpactLow ||
-                 R.F == Term::Field::ImpactHigh || R.F == Term::Field::Rank;
+                 R.F == Term::Field::ImpactHigh || R.F == Term::Field::Rank ||
+                 R.F == Term::Field::Metric;
   if (Numeric) {
     if (Rest.getAsDouble(R.Num))
       return bad(T, "'" + Rest + "' is not a number");
@@ -116,7 +127,12 @@ bool compare(double A, Term::Op O, double B) {
   return false;
 }
 
-bool termMatches(const Term &T, const PItem &P) {
+bool metricMatches(const Term &T, const ReportMetrics *M) {
+  std::optional<double> V = M ? M->get(T.Str) : std::nullopt;
+  return V && compare(*V, T.O, T.Num);
+}
+
+bool termMatches(const Term &T, const PItem &P, const ReportMetrics *M) {
   const Finding &F = *P.F;
   auto Name = [&](StringRef V) {
     return (V == T.Str) == (T.O == Term::Op::EQ);
@@ -144,6 +160,8 @@ bool termMatches(const Term &T, const PItem &P) {
     return P.scored() && !P.isHeuristic();
   case Term::Field::Heuristic:
     return P.isHeuristic();
+  case Term::Field::Metric:
+    return metricMatches(T, M);
   }
   return false;
 }
@@ -171,15 +189,54 @@ Expected<FailOnExpr> FailOnExpr::parse(StringRef Text) {
   return E;
 }
 
-std::string FailOnExpr::matchingClause(const PItem &P) const {
+bool FailOnExpr::isGlobal(size_t Clause) const {
+  return all_of(Clauses[Clause],
+                [](const Term &T) { return T.F == Term::Field::Metric; });
+}
+
+std::string FailOnExpr::matchingClause(const PItem &P,
+                                       const ReportMetrics *M) const {
   for (size_t I = 0; I < Clauses.size(); ++I)
-    if (all_of(Clauses[I], [&](const Term &T) { return termMatches(T, P); }))
+    if (!isGlobal(I) && all_of(Clauses[I], [&](const Term &T) {
+          return termMatches(T, P, M);
+        }))
       return ClauseText[I];
   return "";
 }
 
-bool FailOnExpr::matches(const PItem &P) const {
-  return !matchingClause(P).empty();
+bool FailOnExpr::matches(const PItem &P, const ReportMetrics *M) const {
+  return !matchingClause(P, M).empty();
+}
+
+std::vector<GateResult> FailOnExpr::evaluate(const ReportModel &Model,
+                                             const ReportMetrics &M) const {
+  std::vector<GateResult> Out;
+  for (size_t I = 0; I < Clauses.size(); ++I) {
+    GateResult G;
+    G.Clause = ClauseText[I];
+    G.Global = isGlobal(I);
+    if (G.Global) {
+      G.Failed = true;
+      for (const Term &T : Clauses[I]) {
+        std::optional<double> V = M.get(T.Str);
+        if (!G.Detail.empty())
+          G.Detail += ", ";
+        G.Detail += T.Str + (V ? " = " + pyRepr(roundTo(*V, 2))
+                               : ": " + M.whyMissing(T.Str));
+        G.Failed = G.Failed && metricMatches(T, &M);
+      }
+    } else {
+      for (Tier Tr : {Tier::Compute, Tier::Fusion, Tier::System})
+        for (const PItem &P : Model.items(Tr))
+          if (all_of(Clauses[I],
+                     [&](const Term &T) { return termMatches(T, P, &M); })) {
+            G.Failed = true;
+            G.Detail += (G.Detail.empty() ? "" : ", ") + P.F->Id;
+          }
+    }
+    Out.push_back(std::move(G));
+  }
+  return Out;
 }
 
 } // namespace tl

@@ -15,6 +15,7 @@
 #include "tl/Analysis/TraceQuality.h"
 #include "tl/Analysis/WorkloadInfo.h"
 #include "tl/Report/Emitter.h"
+#include "tl/Report/ReportMetrics.h"
 #include "tl/Report/ReportModel.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -32,7 +33,8 @@ namespace tl {
 namespace {
 
 /// 2: report order, rank, score, trace, arch, utilization, quality.
-/// 3: global_rank on every finding (one ranking across tiers).
+/// 3: global_rank on every finding (one ranking across tiers); later,
+/// additive: `metrics` (the report-level numbers --fail-on gates).
 constexpr int64_t FindingsSchemaVersion = 3;
 
 /// JSON has no inf or NaN (llvm::json would print `inf`, which no reader
@@ -175,7 +177,7 @@ public:
         J.attribute("tool", Ctx.ToolVersion);
         J.attribute("pipeline", Ctx.Pipeline);
         J.attributeObject("trace", [&] {
-          J.attribute("path", Ctx.TracePath);
+          J.attribute("path", reportTracePath(Ctx));
           J.attribute("hash", Hash);
           J.attribute("size_bytes", static_cast<int64_t>(Size));
         });
@@ -197,6 +199,18 @@ public:
           for (Tier T : {Tier::Compute, Tier::Fusion, Tier::System})
             J.attribute(tierName(T),
                         static_cast<int64_t>(M.items(T).size()));
+        });
+        // What --fail-on's report-level terms compare (null: not
+        // available for this trace).
+        ReportMetrics RM = ReportMetrics::compute(M, Ctx.AM.get<TraceQuality>());
+        J.attributeObject("metrics", [&] {
+          for (const ReportMetricInfo &I : ReportMetrics::known()) {
+            std::optional<double> V = RM.get(I.Name);
+            if (V && I.IsCount)
+              J.attribute(I.Name, static_cast<int64_t>(*V));
+            else
+              jsonOptNumAttr(J, I.Name, V);
+          }
         });
         J.attributeArray("findings", [&] {
           for (Tier T : {Tier::Compute, Tier::Fusion, Tier::System})

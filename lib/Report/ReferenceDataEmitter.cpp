@@ -96,10 +96,10 @@ public:
 
 private:
   const json::Object *categoryFinding(StringRef Key, unsigned Rank) const;
-  std::string outPath(const ReportContext &Ctx, StringRef Rel) const {
-    SmallString<256> P(Ctx.OutputDir);
-    sys::path::append(P, Rel);
-    return std::string(P);
+  /// A file of the report as the manifest names it: relative to the
+  /// output directory (the reference writes <-o>/Rel, machine-specific).
+  std::string outPath(const ReportContext &, StringRef Rel) const {
+    return Rel.str();
   }
   Error writePriorityData(const ReportContext &Ctx, const ReportModel &M);
   Error writeManifest(const ReportContext &Ctx, const ReportModel &M);
@@ -238,8 +238,8 @@ Error ReferenceDataEmitter::writeManifest(const ReportContext &Ctx,
           J.attributeBegin("platform");
           jsonOptString(J, A ? StringRef(A->Name) : StringRef());
           J.attributeEnd();
-          J.attribute("trace_path", Ctx.TracePath);
-          J.attribute("output_dir", Ctx.OutputDir);
+          J.attribute("trace_path", reportTracePath(Ctx));
+          J.attribute("output_dir", ".");
           J.attribute("comparison_scope", comparisonScope(Ctx));
           writeUtilizationJson(J, M.utilization());
           // The members every category entry starts with.
@@ -370,8 +370,8 @@ Error ReferenceDataEmitter::writeMetadata(const ReportContext &Ctx,
                                             : nullptr;
   auto Common = [&](json::OStream &J, StringRef Display, StringRef Key) {
     writeArchJson(J, A);
-    J.attribute("trace_path", Ctx.TracePath);
-    J.attribute("output_dir", Ctx.OutputDir);
+    J.attribute("trace_path", reportTracePath(Ctx));
+    J.attribute("output_dir", ".");
     J.attribute("category", Display);
     J.attribute("category_name", Key);
     writeUtilizationJson(J, M.utilization());

@@ -5,6 +5,7 @@
 #include "tl/Analysis/GpuTimeline.h"
 #include "tl/Report/Emitter.h"
 #include "tl/Support/PyFormat.h"
+#include "tl/Support/RelativePath.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/FileSystem.h"
@@ -57,6 +58,10 @@ const MetricsArtifacts &metricsArtifacts(const ReportContext &Ctx) {
     }
   });
   return C.Metrics;
+}
+
+std::string reportTracePath(const ReportContext &Ctx) {
+  return relativePath(Ctx.TracePath, Ctx.OutputDir);
 }
 
 Error removeStaleFiles(StringRef OutputDir, StringRef SubDir, StringRef Suffix,

@@ -51,6 +51,10 @@ struct ManifestSystemEntries {
 ManifestSystemEntries manifestSystemEntries(const ReportContext &Ctx,
                                             const ReportModel &M);
 
+/// The trace as the report names it: relative to the output directory
+/// (docs/ReportFormat.md, "Paths").
+std::string reportTracePath(const ReportContext &Ctx);
+
 /// json.dumps spelling of a float ("3.91", "0.0", "1e-05").
 void jsonNum(llvm::json::OStream &J, double V);
 /// Integral values as integers (arch peaks), others as floats.

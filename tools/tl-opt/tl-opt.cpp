@@ -8,7 +8,7 @@
 // Exit codes: 0 ok; 1 input or usage error (nothing analyzed, or
 // --verify-findings mismatch, or --validate-report found errors); 2 a pass
 // failed (other passes still ran and the report lists the failure); 3 a
-// finding matched --fail-on (2 wins when both apply).
+// finding or a report metric matched --fail-on (2 wins when both apply).
 //
 //===----------------------------------------------------------------------===//
 #include "VerifyFindings.h"
@@ -24,6 +24,7 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdlib>
@@ -133,11 +134,34 @@ struct Options {
       cl::value_desc("dir"), cl::cat(Output)};
   cl::opt<bool> Quiet{"quiet", cl::desc("No progress or summary on stderr"),
                       cl::cat(Output)};
+  cl::opt<bool> Progress{
+      "progress",
+      cl::desc("Show progress on stderr even when it is not a terminal (one "
+               "line per phase and per 10 % of the import; default: only on "
+               "a terminal)"),
+      cl::cat(Output)};
+  cl::opt<bool> NoProgress{"no-progress",
+                           cl::desc("No progress on stderr (config: "
+                                    "progress: false)"),
+                           cl::cat(Output)};
+  cl::opt<std::string> Junit{
+      "junit",
+      cl::desc("Also write a JUnit XML file: a testcase per --fail-on clause "
+               "and per finding, failures for what --fail-on matched"),
+      cl::value_desc("file"), cl::cat(Output)};
+  cl::opt<std::string> Sarif{
+      "sarif",
+      cl::desc("Also write a SARIF 2.1.0 file: a result per finding (rule = "
+               "pass, level from severity, location = the trace)"),
+      cl::value_desc("file"), cl::cat(Output)};
   cl::opt<std::string> FailOn{
       "fail-on",
       cl::desc("Exit 3 when a ranked finding matches, e.g. 'impact>=5', "
-               "'tier=system', 'P1', 'tier=compute&impact>2' (',' = or); "
-               "see docs/ReportFormat.md"),
+               "'tier=system', 'P1', 'tier=compute&impact>2' (',' = or), or "
+               "a report metric does, e.g. 'idle_pct>20', 'step_ms>120' "
+               "(e2e_ms, compute_pct, exposed_comm_pct, exposed_memcpy_pct, "
+               "idle_pct, step_ms, steps, findings); see "
+               "docs/ReportFormat.md"),
       cl::value_desc("expr"), cl::cat(Output)};
   cl::opt<std::string> ValidateReport{
       "validate-report",
@@ -216,6 +240,12 @@ SessionSettings flagSettings(const Options &O) {
   Set(F.AnnotatedTrace, O.AnnotatedTrace);
   Set(F.Quiet, O.Quiet);
   Set(F.FailOn, O.FailOn);
+  Set(F.JunitFile, O.Junit);
+  Set(F.SarifFile, O.Sarif);
+  Set(F.ShowProgress, O.Progress);
+  // --no-progress wins over --progress.
+  if (O.NoProgress.getNumOccurrences() && O.NoProgress)
+    F.ShowProgress = false;
   Set(F.Timing, O.Timing);
   Set(F.TimingFormat, O.TimingFormat);
   Set(F.PassStatistics, O.PassStatistics);
@@ -223,10 +253,14 @@ SessionSettings flagSettings(const Options &O) {
   return F;
 }
 
-/// Progress on an interactive stderr only.
+/// --progress (or the config's progress: true) forces progress; otherwise
+/// it shows on an interactive stderr unless TL_NO_PROGRESS=1. --quiet and
+/// --no-progress turn it off.
 bool showProgress(const SessionOptions &O) {
   if (O.Quiet)
     return false;
+  if (O.ShowProgress)
+    return *O.ShowProgress;
   if (const char *E = std::getenv("TL_NO_PROGRESS"); E && StringRef(E) == "1")
     return false;
   return errs().is_displayed();
@@ -238,7 +272,8 @@ void releaseOptionNames() {
   static const char *const Names[] = {
       "config", "arch", "include-unlinked", "pass-pipeline",
       "load-pass-plugin", "no-builtin-passes", "threads", "list-passes",
-      "dump-pass-pipeline", "o", "quiet", "fail-on", "validate-report",
+      "dump-pass-pipeline", "o", "quiet", "progress", "no-progress", "junit",
+      "sarif", "fail-on", "validate-report",
       "print-ir", "stop-after", "verify-ir",
       "verify-findings", "timing", "timing-format", "pass-statistics",
       "time-trace"};
@@ -263,7 +298,7 @@ int run(int argc, char **argv) {
       "  thread pool and writes findings.json (and the other reports) into\n"
       "  the output directory.\n\n"
       "  Exit codes: 0 ok, 1 input/usage error, 2 a pass failed,\n"
-      "  3 a finding matched --fail-on.\n");
+      "  3 a finding or a report metric matched --fail-on.\n");
 
   if (O.ValidateReport.getNumOccurrences()) {
     if (!sys::fs::is_directory(O.ValidateReport))
@@ -292,6 +327,7 @@ int run(int argc, char **argv) {
                 "'" + StopAfter + "'");
   Opts->ToolPath = sys::fs::getMainExecutable(argv[0], (void *)&showProgress);
   Opts->Progress = showProgress(*Opts);
+  Opts->ProgressInteractive = errs().is_displayed();
   // --print-ir only imports (and verifies); it needs no passes and no
   // reference trace.
   bool PrintIR = O.PrintIR.getNumOccurrences();
@@ -324,6 +360,29 @@ int run(int argc, char **argv) {
   if (O.Traces.size() > 1 && !OutDir.empty())
     return fail("-o names one directory; give one trace per run when using "
                 "-o");
+  std::string JunitFile = (*S)->options().JunitFile,
+              SarifFile = (*S)->options().SarifFile;
+  if (O.Traces.size() > 1 && (!JunitFile.empty() || !SarifFile.empty()))
+    return fail("--junit and --sarif name one file; give one trace per run "
+                "when using them");
+  // Where the report goes is checked before anything is imported.
+  bool Writes = !PrintIR && StopAfter.empty() && !VerifyFindings;
+  if (Writes) {
+    for (const std::string &TracePath : O.Traces) {
+      std::string Dir = OutDir;
+      if (Dir.empty()) {
+        SmallString<256> D(sys::path::parent_path(TracePath));
+        sys::path::append(D, "analysis_output");
+        Dir = std::string(D);
+      }
+      if (Error E = checkOutputDir(Dir))
+        return fail(std::move(E));
+    }
+    for (const std::string &File : {JunitFile, SarifFile})
+      if (!File.empty())
+        if (Error E = checkOutputFile(File))
+          return fail(std::move(E));
+  }
   if (O.Traces.size() > 1 && VerifyFindings)
     return fail("--verify-findings takes one trace");
   if (!Compare.empty()) {
@@ -366,7 +425,7 @@ int run(int argc, char **argv) {
     }
     if (!(*R)->failures().empty())
       Exit = 2;
-    if (!(*R)->failOnMatches().empty() && Exit == 0)
+    if ((*R)->failOnTripped() && Exit == 0)
       Exit = 3;
   }
   if (Error E = (*S)->finish())

@@ -12,11 +12,13 @@
 #include "tl/Pass/PassInstrumentation.h"
 #include "tl/Report/Emitter.h"
 
+#include "llvm/ADT/Twine.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <utility>
@@ -113,11 +115,25 @@ public:
                     const PassResult &R) override;
 };
 
-/// Progress: "<tool>: passes 3/12 (gemm)" lines, overwritten in place.
+/// Progress on the diagnostics stream: import percent of the known input
+/// size, then the phases (gate, analyses, passes, emit). On a terminal
+/// (Interactive) one line overwritten in place, passes counted as they end;
+/// otherwise whole lines for logs: every 10 % of the import, one per phase.
 class ProgressInstrumentation final : public PassInstrumentation {
 public:
-  ProgressInstrumentation(llvm::raw_ostream &OS, std::string ToolName)
-      : OS(OS), ToolName(std::move(ToolName)) {}
+  ProgressInstrumentation(llvm::raw_ostream &OS, std::string ToolName,
+                          bool Interactive)
+      : OS(OS), ToolName(std::move(ToolName)), Interactive(Interactive) {}
+  /// Total: the JSON bytes expected (nullopt: unknown, bytes shown).
+  void importStart(llvm::StringRef Path, std::optional<uint64_t> Total);
+  /// Bytes of JSON read so far (called on the importing thread).
+  void importBytes(uint64_t Bytes);
+  void importDone();
+  /// A phase of the run after the import begins ("gate", "emit", ...).
+  void phase(const llvm::Twine &Name);
+  /// Ends the overwritten line on a terminal.
+  void finishLine();
+
   void runBeforePipeline(llvm::ArrayRef<std::unique_ptr<Pass>> Passes,
                          const Trace &T) override;
   void runAfterPipeline(llvm::ArrayRef<PassResult> Results,
@@ -126,10 +142,17 @@ public:
                     const PassResult &R) override;
 
 private:
+  void line(const llvm::Twine &Text);
+
   llvm::raw_ostream &OS;
   std::string ToolName;
+  bool Interactive;
   std::mutex M;
-  size_t Done = 0, Total = 0;
+  std::string Path;
+  std::optional<uint64_t> Total;
+  /// Last percent printed (non-interactive: multiples of 10).
+  int LastPct = -1;
+  size_t Done = 0, NumPasses = 0;
 };
 
 } // namespace tl

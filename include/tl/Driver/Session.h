@@ -9,6 +9,7 @@
 //               quality gate narrowing the pipeline to what the trace has
 //   passes   -> the pipeline on a thread pool: findings, failures
 //   report   -> the emitters into the output directory; --fail-on matches
+//               and gates; the --junit / --sarif files
 //
 // run() chains them; tl-opt, multi-trace runs and bindings call the stages
 // or run(). Errors come back as llvm::Error (the caller decides what they
@@ -95,6 +96,16 @@ private:
 
 /// "PATH: no such file" / "PATH: is a directory, not a trace file".
 llvm::Error checkTraceFile(llvm::StringRef Path);
+
+/// An output directory, checked before anything is imported: "PATH: ..."
+/// when it exists and is not a directory, lies under a file, or cannot be
+/// written. Writability is probed by creating the directory and a file in
+/// it; what the probe created is removed again.
+llvm::Error checkOutputDir(llvm::StringRef Path);
+
+/// An output file (--junit, --sarif), checked the same way: not a
+/// directory, and its directory writable.
+llvm::Error checkOutputFile(llvm::StringRef Path);
 
 } // namespace tl
 

@@ -65,6 +65,12 @@ struct SessionOptions {
   bool AnnotatedTrace = false;
   bool Quiet = false;
   std::string FailOn;
+  /// --junit / --sarif files ("" = none); one trace per session.
+  std::string JunitFile;
+  std::string SarifFile;
+  /// true: progress even off a terminal; false: none; unset: the host
+  /// decides (tl-opt: on an interactive stderr). Quiet wins.
+  std::optional<bool> ShowProgress;
   // Instrumentation.
   bool Timing = false;
   std::string TimingFormat = "text";
@@ -80,8 +86,11 @@ struct SessionOptions {
   std::string ToolPath;
   /// Prefix of diagnostics and name in the report's tool version.
   std::string ToolName = "tl-opt";
-  /// Progress lines (\r-overwritten) on the diagnostics stream.
+  /// Progress on the diagnostics stream (the host resolves ShowProgress).
   bool Progress = false;
+  /// The diagnostics stream is a terminal: progress rewrites one line
+  /// (\r) instead of printing whole lines.
+  bool ProgressInteractive = false;
 
   /// The precedence rule: every value Layer sets replaces the current one.
   void apply(const SessionSettings &Layer);

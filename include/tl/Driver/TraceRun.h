@@ -11,6 +11,7 @@
 #define TL_DRIVER_TRACERUN_H
 
 #include "tl/Report/Emitter.h"
+#include "tl/Report/FailOn.h"
 #include "tl/Report/Finding.h"
 
 #include "llvm/ADT/ArrayRef.h"
@@ -60,6 +61,10 @@ public:
   llvm::StringRef outputDir() const;
   /// After the report stage.
   llvm::ArrayRef<FailOnMatch> failOnMatches() const;
+  /// Every --fail-on clause and whether it tripped (report stage).
+  llvm::ArrayRef<GateResult> gates() const;
+  /// A finding or a report-level clause matched --fail-on (exit 3).
+  bool failOnTripped() const;
 
 private:
   friend class Session;

@@ -12,14 +12,20 @@
 //           | 'severity' op (info|low|medium|high)
 //           | 'P' N                         rank <= N within its tier
 //           | 'quantified' | 'heuristic'
+//           | METRIC op NUMBER              a report-level number
+//                                           (ReportMetrics: idle_pct, ...)
 //   op     := '>=' | '>' | '<=' | '<' | '=' | '!='
 //
-// Unscored findings never match an impact comparison.
+// Unscored findings never match an impact comparison. A clause of metric
+// terms only is a gate on the run ("idle_pct>20" matches once, not per
+// finding); metric terms in a clause with finding terms narrow it. A metric
+// the trace does not have never matches.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TL_REPORT_FAILON_H
 #define TL_REPORT_FAILON_H
 
+#include "tl/Report/ReportMetrics.h"
 #include "tl/Report/ReportModel.h"
 
 #include "llvm/ADT/StringRef.h"
@@ -30,25 +36,47 @@
 
 namespace tl {
 
+/// What one clause of --fail-on gave for a run (JUnit testcases, exit 3).
+struct GateResult {
+  /// The clause as written.
+  std::string Clause;
+  /// Metric terms only: a gate on the run, not on findings.
+  bool Global = false;
+  bool Failed = false;
+  /// Global: "idle_pct = 92.08" per metric, or why one is missing;
+  /// otherwise the ids of the findings that matched.
+  std::string Detail;
+};
+
 class FailOnExpr {
 public:
   static llvm::Expected<FailOnExpr> parse(llvm::StringRef Text);
-  bool matches(const PItem &P) const;
-  /// The clause that matched, as written ("" when none).
-  std::string matchingClause(const PItem &P) const;
+  /// Whether a finding clause matches P (metric terms read Metrics; none
+  /// match without it). Global clauses are not tried here.
+  bool matches(const PItem &P, const ReportMetrics *Metrics = nullptr) const;
+  /// The finding clause that matched, as written ("" when none).
+  std::string matchingClause(const PItem &P,
+                             const ReportMetrics *Metrics = nullptr) const;
+  /// Every clause against a run: its global clauses against Metrics, the
+  /// others against the ranked findings of M.
+  std::vector<GateResult> evaluate(const ReportModel &M,
+                                   const ReportMetrics &Metrics) const;
   const std::string &text() const { return Text; }
 
   struct Term {
     enum class Field { Impact, ImpactLow, ImpactHigh, Tier, Pass, Category,
-                       Id, Severity, Rank, Quantified, Heuristic };
+                       Id, Severity, Rank, Quantified, Heuristic, Metric };
     enum class Op { GE, GT, LE, LT, EQ, NE };
     Field F = Field::Impact;
     Op O = Op::EQ;
     double Num = 0;
+    /// Names compared; the metric's name for Field::Metric.
     std::string Str;
   };
 
 private:
+  bool isGlobal(size_t Clause) const;
+
   std::string Text;
   std::vector<std::string> ClauseText;
   std::vector<std::vector<Term>> Clauses;

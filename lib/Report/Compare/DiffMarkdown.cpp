@@ -6,11 +6,14 @@
 // `delta_us (trace2 - trace1)`; docs/Comparative.md explains both.
 //
 //===----------------------------------------------------------------------===//
+#include "../ReportUtil.h"
+
 #include "tl/Analysis/AnalysisManager.h"
 #include "tl/Analysis/Compare/TraceDiff.h"
 #include "tl/Analysis/OpTable.h"
 #include "tl/IR/Trace.h"
 #include "tl/Report/CompareEmitters.h"
+#include "tl/Support/RelativePath.h"
 
 #include "llvm/Support/raw_ostream.h"
 
@@ -90,8 +93,8 @@ void writeDiffMarkdown(const ReportContext &Ctx, raw_ostream &OS) {
   const Trace &R = *D.reference();
   double T1 = D.totalTimeUs(false), T2 = D.totalTimeUs(true);
   OS << "# Trace diff\n\n";
-  OS << "Trace `" << Ctx.TracePath << "` against reference `"
-     << R.sourcePath() << "`. Ops are matched by their lowest common "
+  OS << "Trace `" << reportTracePath(Ctx) << "` against reference `"
+     << relativePath(R.sourcePath(), Ctx.OutputDir) << "`. Ops are matched by their lowest common "
      << "ancestor (LCA) in the merged call trees; times are summed GPU "
      << "event durations; Change = trace - reference (positive: the trace "
      << "is slower).\n\n";
