@@ -8,6 +8,9 @@ PKGS=(cmake ninja-build g++ make python3 git
       libyaml-cpp-dev rapidjson-dev libfmt-dev zlib1g-dev
       libgtest-dev libgmock-dev
       libxxhash-dev pkg-config
+      # --validate-report renders analysis.md with it to check that kernel
+      # and op names show verbatim (make check needs it).
+      cmark-gfm
       # Optional for the build (perf_report.xlsx is written only with it),
       # and openpyxl reads it back in the tests.
       libxlsxwriter-dev python3-openpyxl)
