@@ -947,7 +947,9 @@ std::string htmlText(StringRef Html) {
     if (C == '&') {
       size_t E = Html.find(';', I);
       StringRef Ent = E == StringRef::npos ? "" : Html.slice(I + 1, E);
-      static const struct { const char *Name; const char *Text; } Named[] = {
+      static constexpr struct {
+        const char *Name, *Text;
+      } Named[] = {
           {"lt", "<"}, {"gt", ">"}, {"amp", "&"}, {"quot", "\""},
           {"apos", "'"}};
       bool Done = false;
