@@ -14,7 +14,8 @@ namespace tl {
 inline constexpr const char *TopOpsShareColumn = "% of Kernel Time";
 
 /// The line under the Top Operations table: the whole its shares are of,
-/// the listed share, and the categories the table leaves out with theirs,
+/// the listed share, and the categories the table leaves out (largest
+/// first) with theirs,
 /// so listed + not listed = 100 %. The table itself has exactly one row per
 /// priority (§8.3 R4), hence a line rather than an "other" row.
 ///   Shares are of the 215.432 ms of kernel time in all 7 categories:
