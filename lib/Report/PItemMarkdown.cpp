@@ -391,6 +391,32 @@ void renderDetail(raw_ostream &OS, const PItem &P, const ReportModel &M,
       OS << "\n*" << (T.Title.empty() ? "Evidence" : T.Title) << "*\n\n";
     table(OS, T);
   }
+  // Titles name ops and kernels in short form: the full names the finding
+  // points at that no evidence cell shows are listed here, so analysis.md
+  // shows every name of findings.json.
+  EvidenceTable Names;
+  Names.Title = "Names";
+  Names.Columns = {"kind", "name"};
+  for (const Location &L : F.Locations) {
+    if ((L.K != Location::Kind::Op && L.K != Location::Kind::Kernel) ||
+        L.Name.empty() || StringRef(L.Name).contains("<br>"))
+      continue;
+    bool Shown = false;
+    for (const EvidenceTable &T : F.Evidence)
+      for (const auto &Row : T.Rows)
+        for (const Value &V : Row)
+          if (const std::string *S = std::get_if<std::string>(&V))
+            Shown |= *S == L.Name;
+    for (const auto &Row : Names.Rows)
+      Shown |= std::get<std::string>(Row[1]) == L.Name;
+    if (!Shown)
+      Names.Rows.push_back(
+          {std::string(locationKindName(L.K)), L.Name});
+  }
+  if (!Names.Rows.empty()) {
+    OS << "\n*" << Names.Title << "*\n\n";
+    table(OS, Names);
+  }
   OS << "\n";
   if (F.T != Tier::Fusion) {
     OS << "**Reasoning for Slowdown:** "
