@@ -27,9 +27,11 @@ namespace {
 std::string pct(double V) { return readablePct(V); }
 
 std::string impactRange(const PItem &P) {
-  if (!P.scored())
+  if (!P.scored() || !P.Low || !P.High)
     return "";
-  return score(P.Low) + "–" + score(P.High) + "% of end-to-end GPU time";
+  // Prose precision; the markers and tables carry the scores themselves.
+  return fixed(*P.Low, 1) + "–" + readablePct(*P.High) +
+         " of end-to-end GPU time";
 }
 
 /// Numbers the sentence can cite, when the pass attached them.
@@ -151,7 +153,11 @@ Prose writeProse(const PItem &P, const ReportModel &M) {
     break;
   }
   if (!Range.empty())
-    Ins += " Closing the gap is worth " + Range + ".";
+    Ins += (F.T == Tier::Fusion   ? " Fusing it would save "
+            : F.T == Tier::System ? " Removing it would save "
+            : P.isHeuristic()     ? " The estimated saving is "
+                                  : " Closing the gap to roofline would save ") +
+           Range + ".";
   R.Insight = Ins;
   // The pass's own words win over the template.
   if (!F.Insight.empty()) {
