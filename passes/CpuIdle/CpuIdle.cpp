@@ -14,6 +14,7 @@
 #include "tl/Analysis/LaunchStats.h"
 #include "tl/Analysis/OpCategory.h"
 #include "tl/Analysis/TraceQuality.h"
+#include "tl/Analysis/TraceStart.h"
 #include "tl/IR/Trace.h"
 #include "tl/Pass/Pass.h"
 #include "tl/Pass/PassRegistry.h"
@@ -233,13 +234,10 @@ llvm::Error CpuIdlePass::run(const Trace &T, AnalysisManager &AM,
        pyRound(SNone * 100, 2)}};
   EvidenceTable Gaps;
   Gaps.Title = "Largest idle gaps";
-  // Gap starts in ms from the trace start (the smallest ts of any event),
-  // the timeline a reader sees in a trace viewer; cpu_idle_metrics.json
+  // Gap starts in ms from the trace start (TraceStart.h), the timeline a
+  // reader sees in a trace viewer; cpu_idle_metrics.json
   // keeps the reference's absolute start_us.
-  double TraceStart = 0;
-  for (EventId E = 0; E < T.size(); ++E)
-    if (E == 0 || T.ts(E) < TraceStart)
-      TraceStart = T.ts(E);
+  double TraceStart = traceStartUs(T);
   Gaps.Columns = {"start_ms", "idle_us", "sync_us", "launch_us",
                   "no_host_us", "kernel_before", "kernel_after", "op_after"};
   for (const IdleGap *G : Largest)
