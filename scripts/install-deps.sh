@@ -10,6 +10,9 @@ PKGS=(cmake ninja-build g++ make python3 git
       libxxhash-dev pkg-config
       # The Python module tl (python/), built for Debian's python3.
       pybind11-dev python3-dev
+      # --validate-report renders analysis.md with it to check that kernel
+      # and op names show verbatim (make check needs it).
+      cmark-gfm
       # Optional for the build (perf_report.xlsx is written only with it),
       # and openpyxl reads it back in the tests.
       libxlsxwriter-dev python3-openpyxl

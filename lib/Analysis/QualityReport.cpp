@@ -1,6 +1,7 @@
 //===- QualityReport.cpp - Rendering the quality verdict and workload ----===//
 
 #include "tl/Analysis/QualityReport.h"
+#include "tl/Support/Markdown.h"
 
 #include "tl/Analysis/TraceQuality.h"
 #include "tl/Analysis/WorkloadInfo.h"
@@ -83,17 +84,9 @@ void tl::writeQualityJson(const TraceQuality &Q, const WorkloadInfo &W,
   J.attributeEnd();
 }
 
-/// A table cell: pipes would end the cell, newlines the row.
-static std::string cell(llvm::StringRef S) {
-  std::string R;
-  for (char C : S) {
-    if (C == '|')
-      R += "\\|";
-    else
-      R += C == '\n' ? ' ' : C;
-  }
-  return R;
-}
+/// A table cell or inline text that renders as S: the evidence quotes op,
+/// module and kernel names, whose `<...>`, `*` or `_` would be markup.
+static std::string cell(llvm::StringRef S) { return tl::mdEscape(S); }
 
 void tl::renderQualityMarkdown(const TraceQuality &Q, const WorkloadInfo &W,
                                llvm::raw_ostream &OS,
@@ -108,9 +101,9 @@ void tl::renderQualityMarkdown(const TraceQuality &Q, const WorkloadInfo &W,
     OS << "No issues found.\n";
   for (const QualityIssue &I : Q.issues())
     OS << "- **" << I.Id << "** (" << severityName(I.Severity) << "): "
-       << I.Summary << ". Evidence: " << I.Evidence
-       << ". Disables: " << I.Disables << ". Re-profile: `" << I.Reprofile
-       << "`\n";
+       << cell(I.Summary) << ". Evidence: " << cell(I.Evidence)
+       << ". Disables: " << cell(I.Disables)
+       << ". Re-profile: " << tl::mdCode(I.Reprofile) << "\n";
   OS << "\nCapabilities: ";
   for (unsigned I = 0; I < NumCapabilities; ++I) {
     Capability C = Capability(I);

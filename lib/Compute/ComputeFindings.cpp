@@ -11,6 +11,7 @@
 #include "tl/Analysis/UnifiedPerfTable.h"
 #include "tl/IR/Trace.h"
 #include "tl/Report/FindingSink.h"
+#include "tl/Support/KernelName.h"
 #include "tl/Support/PyFormat.h"
 #include "tl/Support/PyValue.h"
 
@@ -97,10 +98,12 @@ std::optional<std::string> missingPeakSpec(const CategoryResult &R,
 std::string title(const CategoryResult &R, const CategoryFinding &F) {
   if (std::optional<std::string> Spec = missingPeakSpec(R, F))
     return "Unquantified " + R.Display + " op " +
-           F.Members.front().Operation + ": no " + *Spec +
+           shortKernelName(F.Members.front().Operation) + ": no " + *Spec +
            " peak in the arch";
+  // Titles name the op in short form; the evidence keeps the full name.
   if (!F.Quantified)
-    return "Unmodelled " + R.Display + " op " + F.Members.front().Operation +
+    return "Unmodelled " + R.Display + " op " +
+           shortKernelName(F.Members.front().Operation) +
            " without a performance model";
   std::string Bound = F.BoundType;
   if (!Bound.empty())
@@ -178,9 +181,11 @@ void emitFindings(const CategoryResult &R, const AnalyzerHooks &H,
 
     EvidenceTable Tab;
     Tab.Title = "Data";
+    // The full kernel name(s) of each op: titles and the canonical table
+    // show short or truncated forms.
     Tab.Columns = {"op",        "args",  "time_ms",    "pct_e2e",
                    "count",     "flops_per_byte", "efficiency_pct",
-                   "bound"};
+                   "bound",     "kernel"};
     std::set<std::string> Ops;
     for (const ImpactEstimate &E : F.Members) {
       const OpRecord &Op = R.Ops[E.Op];
@@ -189,7 +194,8 @@ void emitFindings(const CategoryResult &R, const AnalyzerHooks &H,
            cellOf(Op.PercentOfTotal), Value(Op.Count),
            cellOf(Op.Eff.FlopsPerByte), cellOf(Op.Eff.EfficiencyPercent),
            Value(Op.Eff.BoundType.empty() ? std::string("unmodeled")
-                                          : Op.Eff.BoundType)});
+                                          : Op.Eff.BoundType),
+           Value(Op.KernelName)});
       if (Ops.insert(Op.Name).second)
         B.op(Op.Name);
       if (!Op.KernelName.empty() && !StringRef(Op.KernelName).contains("<br>"))

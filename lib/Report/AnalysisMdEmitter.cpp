@@ -14,6 +14,7 @@
 #include "Prose.h"
 #include "PathMemoryMarkdown.h"
 #include "ReportUtil.h"
+#include "TopOpsMarkdown.h"
 
 #include "tl/Analysis/AnalysisManager.h"
 #include "tl/Analysis/QualityReport.h"
@@ -196,7 +197,8 @@ void AnalysisMdEmitter::render(raw_ostream &OS, const ReportContext &Ctx,
       OS << "| Operation | Category | CoV | Reported Time (ms) |\n"
             "|---|---|---|---|\n";
       for (const VarianceRow &R : Variance)
-        OS << "| " << mdCell(R.Operation) << " | " << mdCell(R.Category) << " | "
+        OS << "| " << mdNameCell(R.Operation) << " | " << mdCell(R.Category)
+           << " | "
            << pyRepr(R.Cov) << " | " << fixed(R.TimeMs, 3) << " |\n";
       OS << "\n";
     }
@@ -220,12 +222,13 @@ void AnalysisMdEmitter::render(raw_ostream &OS, const ReportContext &Ctx,
     renderComparativeTopOps(OS, Ctx, M);
   } else {
     OS << "<!-- impact-begin kind=top_ops -->\n";
-    OS << "| Rank | Category | Time (ms) | % of Compute Time | Ops |\n";
-    OS << "|------|----------|-----------|-------------------|-----|\n";
+    OS << "| Rank | Category | Time (ms) | " << TopOpsShareColumn
+       << " | Ops |\n";
+    OS << "|------|----------|-----------|------------------|-----|\n";
     for (const Priority &P : M.priorities()) {
       const CategoryInfo *C = M.category(P.Category);
       double Ms = C ? C->GpuKernelTimeMs : P.GpuKernelTimeMs.value_or(0);
-      auto Share = M.percentOfCompute(Ms);
+      auto Share = M.percentOfKernelTime(Ms);
       OS << "| " << P.Rank << " | " << mdCell(P.DisplayName) << " | "
          << fixed(Ms, 3) << " | " << (Share ? fixed(*Share, 1) : "—")
          << " | " << (C ? C->OpsCount : 0)
@@ -233,6 +236,7 @@ void AnalysisMdEmitter::render(raw_ostream &OS, const ReportContext &Ctx,
          << " high=" << score(P.High) << " -->\n";
     }
     OS << "<!-- impact-end -->\n\n";
+    renderTopOpsShareNote(OS, M);
   }
   if (M.items(Tier::Compute).empty())
     OS << "✅ No compute kernel optimization opportunities identified. All "

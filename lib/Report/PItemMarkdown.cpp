@@ -10,10 +10,12 @@
 #include "Prose.h"
 #include "ReportUtil.h"
 
+#include "tl/Support/Markdown.h"
 #include "tl/Support/PyFormat.h"
 
 #include "llvm/ADT/Twine.h"
 
+#include <algorithm>
 #include <iterator>
 #include "llvm/Support/raw_ostream.h"
 
@@ -39,35 +41,52 @@ std::string detailAnchor(Tier T, unsigned Number) {
       .str();
 }
 
-std::string mdCell(StringRef S) {
+namespace {
+/// S split at newlines and at "<br>" (the metrics artifacts join a
+/// kernel list with it), each part through Part, joined with "<br>".
+template <typename Fn> std::string byLine(StringRef S, Fn Part) {
   std::string Out;
-  for (char C : S) {
-    if (C == '|')
-      Out += "\\|";
-    else if (C == '\n')
+  bool First = true;
+  while (true) {
+    size_t NL = S.find('\n'), BR = S.find("<br>");
+    size_t Cut = std::min(NL, BR);
+    if (!First)
       Out += "<br>";
-    else
-      Out += C;
-  }
-  return Out.empty() ? "—" : Out;
-}
-
-std::string mdInline(StringRef S) {
-  // Backslash-escape the characters CommonMark/GFM could read as inline
-  // markup (a `<...>` template would become an HTML tag, `_` emphasis,
-  // `[` a link); the renderer then shows the text exactly. Line-start
-  // markers (#, -, +) never occur here: the text follows other text.
-  std::string Out;
-  for (char C : S) {
-    if (C == '\n') {
-      Out += ' ';
-      continue;
-    }
-    if (StringRef("\\`*_[]<>|~&").contains(C))
-      Out += '\\';
-    Out += C;
+    First = false;
+    Out += Part(S.take_front(Cut));
+    if (Cut == StringRef::npos)
+      break;
+    S = S.drop_front(Cut + (Cut == BR ? 4 : 1));
   }
   return Out;
+}
+} // namespace
+
+std::string mdCell(StringRef S) {
+  if (S.empty())
+    return "—";
+  return byLine(S, [](StringRef P) { return mdEscape(P); });
+}
+
+std::string mdNameCell(StringRef S) {
+  if (S.empty() || S == "—" || S == "-")
+    return S.empty() ? "—" : S.str();
+  return byLine(S, [](StringRef P) {
+    return P.empty() ? std::string() : mdCode(P, /*InTable=*/true);
+  });
+}
+
+std::string mdInline(StringRef S) { return mdEscape(S); }
+
+bool isNameColumn(StringRef Header) {
+  std::string H = Header.lower();
+  std::replace(H.begin(), H.end(), '_', ' ');
+  for (StringRef N : {"op", "operation", "kernel", "kernel name", "name",
+                      "kernel before", "kernel after", "op after", "cpu op",
+                      "call", "top op on the path"})
+    if (H == N)
+      return true;
+  return false;
 }
 
 namespace {
@@ -91,8 +110,14 @@ void table(raw_ostream &OS, const EvidenceTable &T) {
   OS << "\n";
   for (const auto &Row : T.Rows) {
     OS << "|";
-    for (size_t I = 0; I < T.Columns.size(); ++I)
-      OS << " " << (I < Row.size() ? mdCell(valueText(Row[I])) : "—") << " |";
+    for (size_t I = 0; I < T.Columns.size(); ++I) {
+      std::string Cell = "—";
+      if (I < Row.size())
+        Cell = std::get_if<std::string>(&Row[I]) && isNameColumn(T.Columns[I])
+                   ? mdNameCell(valueText(Row[I]))
+                   : mdCell(valueText(Row[I]));
+      OS << " " << Cell << " |";
+    }
     OS << "\n";
   }
 }
@@ -248,9 +273,14 @@ void renderCard(raw_ostream &OS, const PItem &P, const ReportModel &M,
   const Finding &F = *P.F;
   unsigned N = Where.Number ? Where.Number : P.Rank;
   Prose Pr = writeProse(P, M);
-  OS << "### " << icon(N) << " P" << N << ": " << cardTitle(P, Pr) << "\n\n";
-  OS << "**Insight**: " << proseHook(F.Id, "insight", Pr.Insight) << "\n\n";
-  OS << "**Action**: " << proseHook(F.Id, "action", Pr.Action) << "\n\n";
+  // Titles and prose are plain text that may hold kernel/op names:
+  // escaped so a renderer shows them exactly.
+  OS << "### " << icon(N) << " P" << N << ": " << mdInline(cardTitle(P, Pr))
+     << "\n\n";
+  OS << "**Insight**: " << proseHook(F.Id, "insight", mdInline(Pr.Insight))
+     << "\n\n";
+  OS << "**Action**: " << proseHook(F.Id, "action", mdInline(Pr.Action))
+     << "\n\n";
   OS << "<!-- impact-begin kind=p_item";
   if (F.T == Tier::Compute && Where.InReport)
     OS << " category=" << P.CategoryKey;
@@ -303,7 +333,7 @@ void renderDetail(raw_ostream &OS, const PItem &P, const ReportModel &M,
   OS << "<a id=\"" << detailAnchor(F.T, N) << "\"></a>\n";
   OS << "<!-- reasoning-candidate tier=" << tierAnchor(F.T) << " rank=" << N
      << " -->\n";
-  OS << "#### " << icon(N) << " P" << N << ": " << cardTitle(P, Pr);
+  OS << "#### " << icon(N) << " P" << N << ": " << mdInline(cardTitle(P, Pr));
   // Fusion headings carry the sequence's time and instances (§9 item 7).
   if (F.T == Tier::Fusion) {
     auto Ms = numericMetric(F, "time_ms");
@@ -313,7 +343,11 @@ void renderDetail(raw_ostream &OS, const PItem &P, const ReportModel &M,
   }
   OS << "\n\n";
   OS << "**Identification:** "
-     << proseHook(F.Id, "identification", Pr.Identification) << "\n\n";
+     << proseHook(F.Id, "identification",
+                  mdInline(Pr.Identification) +
+                      " (source: `findings.json` → `findings[id=" + F.Id +
+                      "]`)")
+     << "\n\n";
   OS << "**Data:**\n\n";
   // Compute blocks open with the canonical table (§8.2 item 5): the pass's
   // own when it has that layout, else one built from the metrics
@@ -357,11 +391,38 @@ void renderDetail(raw_ostream &OS, const PItem &P, const ReportModel &M,
       OS << "\n*" << (T.Title.empty() ? "Evidence" : T.Title) << "*\n\n";
     table(OS, T);
   }
+  // Titles name ops and kernels in short form: the full names the finding
+  // points at that no evidence cell shows are listed here, so analysis.md
+  // shows every name of findings.json.
+  EvidenceTable Names;
+  Names.Title = "Names";
+  Names.Columns = {"kind", "name"};
+  for (const Location &L : F.Locations) {
+    if ((L.K != Location::Kind::Op && L.K != Location::Kind::Kernel) ||
+        L.Name.empty() || StringRef(L.Name).contains("<br>"))
+      continue;
+    bool Shown = false;
+    for (const EvidenceTable &T : F.Evidence)
+      for (const auto &Row : T.Rows)
+        for (const Value &V : Row)
+          if (const std::string *S = std::get_if<std::string>(&V))
+            Shown |= *S == L.Name;
+    for (const auto &Row : Names.Rows)
+      Shown |= std::get<std::string>(Row[1]) == L.Name;
+    if (!Shown)
+      Names.Rows.push_back(
+          {std::string(locationKindName(L.K)), L.Name});
+  }
+  if (!Names.Rows.empty()) {
+    OS << "\n*" << Names.Title << "*\n\n";
+    table(OS, Names);
+  }
   OS << "\n";
   if (F.T != Tier::Fusion) {
     OS << "**Reasoning for Slowdown:** "
-       << proseHook(F.Id, "reasoning", Pr.Reasoning) << "\n\n";
-    OS << "**Resolution:** " << proseHook(F.Id, "resolution", Pr.Resolution)
+       << proseHook(F.Id, "reasoning", mdInline(Pr.Reasoning)) << "\n\n";
+    OS << "**Resolution:** "
+       << proseHook(F.Id, "resolution", mdInline(Pr.Resolution))
        << "\n\n";
   }
   OS << "**Impact estimate:**\n";
@@ -396,7 +457,7 @@ void renderDetail(raw_ostream &OS, const PItem &P, const ReportModel &M,
   }
   if (!F.Notes.empty()) {
     for (const std::string &Note : F.Notes)
-      OS << "> " << Note << "\n";
+      OS << "> " << mdInline(Note) << "\n";
     OS << "\n";
   }
 }

@@ -83,10 +83,18 @@ struct PItemPlacement {
 /// reference).
 std::string detailAnchor(Tier T, unsigned Number);
 
-/// A markdown table cell: `|` escaped, newlines as <br>, "—" when empty.
+/// A markdown table cell that renders as S: markup escaped (mdEscape),
+/// newlines and "<br>" as line breaks, "—" when empty.
 std::string mdCell(llvm::StringRef S);
+/// A table cell holding a kernel/op name (or a "<br>"-separated list of
+/// them): each name a code span (mdCode).
+std::string mdNameCell(llvm::StringRef S);
 /// S escaped for inline markdown: CommonMark/GFM render it exactly.
 std::string mdInline(llvm::StringRef S);
+/// Evidence columns whose string cells are kernel/op names (shown as code
+/// spans): op, operation, kernel, kernel name, name, kernel_before,
+/// kernel_after, op_after, cpu_op, call (case and '_' vs ' ' ignored).
+bool isNameColumn(llvm::StringRef Header);
 
 void renderCard(llvm::raw_ostream &OS, const PItem &P, const ReportModel &M,
                 PItemPlacement Where = {});

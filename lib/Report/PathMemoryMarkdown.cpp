@@ -12,6 +12,7 @@
 #include "tl/Analysis/MemoryTimeline.h"
 #include "tl/IR/Trace.h"
 #include "tl/Report/Emitter.h"
+#include "tl/Support/Markdown.h"
 #include "tl/Support/NumberFormat.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -89,7 +90,8 @@ void renderPathMemoryMarkdown(raw_ostream &OS, const ReportContext &Ctx) {
     OS << "| Top op on the path | Critical time (ms) | % of path |\n"
           "|---|---|---|\n";
     for (size_t I = 0; I < Ops.size() && I < 5; ++I)
-      OS << "| `" << Ops[I].first << "` | " << ms(Ops[I].second) << " | "
+      OS << "| " << mdCode(Ops[I].first, /*InTable=*/true) << " | "
+         << ms(Ops[I].second) << " | "
          << pct(Ops[I].second, Total) << " |\n";
     OS << "\n";
   }
@@ -99,12 +101,12 @@ void renderPathMemoryMarkdown(raw_ostream &OS, const ReportContext &Ctx) {
       continue;
     AnyGpu = true;
     const MemPoint &Pk = D.peak();
-    OS << "**GPU memory, " << D.Name << "**: peak allocated "
+    OS << "**GPU memory, " << mdEscape(D.Name) << "**: peak allocated "
        << mib(D.PeakAllocated) << " MiB";
     if (auto P = D.peakAllocatedPct())
       OS << " (" << printfDouble("%.1f", *P) << " % of device memory)";
-    OS << ", reached by a " << mib(Pk.Bytes) << " MiB allocation in `"
-       << Pk.Owner.Display << "`";
+    OS << ", reached by a " << mib(Pk.Bytes) << " MiB allocation in "
+       << mdCode(Pk.Owner.Display);
     if (Pk.Owner.Step >= 0)
       OS << " (step " << Pk.Owner.Step << ")";
     OS << ".";
@@ -118,7 +120,7 @@ void renderPathMemoryMarkdown(raw_ostream &OS, const ReportContext &Ctx) {
     for (const MemLiveOwner &O : D.LiveAtPeak) {
       if (O.Kind != "top_op" || N == 3)
         continue;
-      OS << (N++ ? ", " : " ") << "`" << O.Owner << "` " << mib(O.Bytes)
+      OS << (N++ ? ", " : " ") << mdCode(O.Owner) << " " << mib(O.Bytes)
          << " MiB";
     }
     OS << ".\n\n";

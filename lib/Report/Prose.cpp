@@ -24,13 +24,14 @@ std::string proseHook(StringRef Id, StringRef Field, StringRef Text) {
 
 namespace {
 
-std::string pct(double V) { return fixed(V, 2) + "%"; }
-std::string ms(double V) { return fixed(V, 3) + " ms"; }
+std::string pct(double V) { return readablePct(V); }
 
 std::string impactRange(const PItem &P) {
-  if (!P.scored())
+  if (!P.scored() || !P.Low || !P.High)
     return "";
-  return score(P.Low) + "–" + score(P.High) + "% of end-to-end GPU time";
+  // Prose precision; the markers and tables carry the scores themselves.
+  return fixed(*P.Low, 1) + "–" + readablePct(*P.High) +
+         " of end-to-end GPU time";
 }
 
 /// Numbers the sentence can cite, when the pass attached them.
@@ -96,60 +97,68 @@ Prose writeProse(const PItem &P, const ReportModel &M) {
   }
   std::string Range = impactRange(P);
 
-  // Insight: what the trace shows, with its numbers.
+  // Insight: one or two sentences with the key numbers, readable (ms in
+  // prose precision, shares with one decimal); the exact values are in the
+  // metrics table.
   std::string Ins;
   switch (F.T) {
   case Tier::Compute: {
     std::string Who =
         X.Members ? Twine(static_cast<int64_t>(*X.Members)).str() + " " + Cat +
-                        " operation(s)"
+                        (*X.Members == 1 ? " operation" : " operations")
                   : Cat + " operations";
+    bool One = X.Members && *X.Members == 1;
     Ins = Who;
     if (X.TimeMs)
-      Ins += " take " + ms(*X.TimeMs);
+      Ins += (One ? " takes " : " take ") + readableMs(*X.TimeMs);
     if (X.PctTotal)
-      Ins += " (" + pct(*X.PctTotal) + " of end-to-end time)";
+      Ins += " (" + readablePct(*X.PctTotal) + " of end-to-end time)";
     // Comparative scope (bucket "all"): efficiency is 100*T2/T1, the speed
     // relative to the reference trace, not a roofline share (§5.3).
     if (X.Eff)
-      Ins += " and reach " + pct(*X.Eff) +
+      Ins += (One ? " and reaches " : " and reach ") + readablePct(*X.Eff) +
              (X.Bucket == "all" ? " of the reference trace's speed"
+              : One             ? " of its roofline"
                                 : " of their roofline");
     if (!X.Bound.empty() && X.Bound != "unmodeled")
-      Ins += " (" + X.Bound + "-bound)";
+      Ins += ", " + X.Bound + "-bound";
+    Ins += ".";
     if (P.isHeuristic())
-      Ins += "; no performance model covers them, so the estimate is a share "
-             "of their GPU time";
+      Ins += One ? " No performance model covers it, so the estimate is a "
+                   "share of its GPU time."
+                 : " No performance model covers them, so the estimate is a "
+                   "share of their GPU time.";
     break;
   }
-  case Tier::Fusion:
-    Ins = "A recurring kernel sequence could run as one kernel";
-    if (auto K = numericMetric(F, "kernel_count"))
-      Ins += " (" + Twine(static_cast<int64_t>(*K)).str() + " kernels";
-    if (auto I = numericMetric(F, "instance_count"))
-      Ins += ", " + Twine(static_cast<int64_t>(*I)).str() + " instances";
-    if (numericMetric(F, "kernel_count"))
-      Ins += ")";
+  case Tier::Fusion: {
+    auto K = numericMetric(F, "kernel_count");
+    auto I = numericMetric(F, "instance_count");
+    Ins = "A recurring sequence of " +
+          (K ? Twine(static_cast<int64_t>(*K)).str() + " kernels"
+             : std::string("kernels")) +
+          " could run as one kernel";
+    if (I)
+      Ins += "; it occurs " + Twine(static_cast<int64_t>(*I)).str() +
+             (*I == 1 ? " time" : " times");
     if (X.TimeMs)
-      Ins += ", " + ms(*X.TimeMs) + " of kernel time";
+      Ins += (I ? " and takes " : "; it takes ") + readableMs(*X.TimeMs) +
+             " of kernel time";
+    Ins += ".";
     break;
+  }
   case Tier::System:
-    Ins = F.Title;
-    for (const Metric &Mt : F.Metrics) {
-      if (std::get_if<std::string>(&Mt.V))
-        continue;
-      std::string V;
-      raw_string_ostream OS(V);
-      printValue(OS, Mt.V);
-      Ins += (Ins == F.Title ? ": " : ", ") + Mt.Name + " = " + V + Mt.Unit;
-      if (Ins.size() > 200)
-        break;
-    }
+    // Passes write their own sentences; without them, the title (the
+    // numbers are in the metrics table).
+    Ins = F.Title + ".";
     break;
   }
   if (!Range.empty())
-    Ins += "; closing the gap is worth " + Range;
-  R.Insight = Ins + ".";
+    Ins += (F.T == Tier::Fusion   ? " Fusing it would save "
+            : F.T == Tier::System ? " Removing it would save "
+            : P.isHeuristic()     ? " The estimated saving is "
+                                  : " Closing the gap to roofline would save ") +
+           Range + ".";
+  R.Insight = Ins;
   // The pass's own words win over the template.
   if (!F.Insight.empty()) {
     R.Insight = F.Insight;
@@ -180,8 +189,8 @@ Prose writeProse(const PItem &P, const ReportModel &M) {
                           ? "less idle or exposed time on the GPU timeline"
                           : "lower kernel time for the listed operations");
 
-  R.Identification = R.Insight + " (source: `findings.json` → `findings[id=" +
-                     F.Id + "]`)";
+  // The card appends the source (markdown) after escaping this.
+  R.Identification = R.Insight;
   if (F.T == Tier::Compute) {
     if (P.isHeuristic())
       R.Reasoning = "The trace has no FLOP/byte model for these operations, so "
@@ -217,14 +226,13 @@ std::string executiveSummaryProse(const ReportModel &M) {
   if (!U.Available)
     return "The trace has no GPU activity on its timeline, so no time "
            "breakdown can be computed.";
-  std::string S = "The profiled window spans " + fixed(U.TotalMs, 3) +
-                  " ms of GPU time, of which " + fixed(U.ComputationPct, 2) +
-                  "% is computation, " + fixed(U.IdlePct, 2) + "% idle and " +
-                  fixed(U.ExposedCommPct, 2) +
-                  "% exposed communication.";
+  std::string S = "The profiled window spans " + readableMs(U.TotalMs) +
+                  " of GPU time: " + readablePct(U.ComputationPct) +
+                  " computation, " + readablePct(U.IdlePct) + " idle and " +
+                  readablePct(U.ExposedCommPct) + " exposed communication.";
   if (const CategoryInfo *C = M.topBottleneck())
-    S += " The top bottleneck category is " + C->DisplayName + " (" +
-         fixed(C->GpuKernelTimeMs, 3) + " ms of kernel time).";
+    S += " The top bottleneck category is " + C->DisplayName + ", with " +
+         readableMs(C->GpuKernelTimeMs) + " of kernel time.";
   size_t N = M.items(Tier::Compute).size() + M.items(Tier::Fusion).size() +
              M.items(Tier::System).size();
   S += " The analysis found " + std::to_string(N) +

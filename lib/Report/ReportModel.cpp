@@ -324,6 +324,20 @@ std::optional<double> ReportModel::percentOfCompute(double Ms) const {
   return Ms / Comp * 100;
 }
 
+double ReportModel::totalKernelMs() const {
+  double Sum = 0;
+  for (const CategoryInfo &C : Categories)
+    Sum += C.GpuKernelTimeMs;
+  return Sum;
+}
+
+std::optional<double> ReportModel::percentOfKernelTime(double Ms) const {
+  double Total = totalKernelMs();
+  if (Total <= 0)
+    return std::nullopt;
+  return Ms / Total * 100;
+}
+
 std::string ReportModel::topBottleneckKey() const {
   if (!Priorities.empty())
     return Priorities.front().Category;

@@ -13,6 +13,7 @@
 #include "ReportUtil.h"
 
 #include "tl/Support/BoundedJson.h"
+#include "tl/Support/Markdown.h"
 #include "tl/Support/NumberFormat.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -23,6 +24,9 @@
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cmath>
@@ -155,6 +159,18 @@ unsigned countPHeadings(StringRef Text, StringRef Prefix) {
   return N;
 }
 
+/// The text a renderer shows for a table cell tl wrote (code spans and
+/// backslash escapes resolved, per "<br>" part); a reference cell, which
+/// has neither, reads as itself.
+std::string plainCell(StringRef Cell) {
+  std::string Out;
+  SmallVector<StringRef, 4> Parts;
+  Cell.split(Parts, "<br>");
+  for (size_t I = 0; I < Parts.size(); ++I)
+    Out += (I ? "<br>" : "") + mdPlain(Parts[I]);
+  return Out;
+}
+
 std::vector<std::string> splitRow(StringRef Line) {
   std::vector<std::string> Cells;
   StringRef S = Line.trim();
@@ -244,6 +260,8 @@ private:
   void level3(StringRef Md);
   void tlChecks(StringRef Md);
   void truthChecks(StringRef Md);
+  void shareChecks(StringRef Md);
+  void renderChecks();
 
   StringRef Dir;
   ValidationResult &R;
@@ -442,10 +460,12 @@ void Validator::tierDoc(const TierDoc &D) {
                   {3, Sets ? &Sets->KernelNames : nullptr,
                    "kernel_name_trunc"}};
       for (auto &Ref : Refs) {
-        StringRef V = Cells[Ref.Col];
+        std::string Plain = plainCell(Cells[Ref.Col]);
+        StringRef V = Plain;
         if (!Ref.Set || Ref.Set->empty() || V.empty() || V == "—")
           continue;
-        check(Ref.Set->contains(V), "L1", "data-cells",
+        check(Ref.Set->contains(V) || Ref.Set->contains(Cells[Ref.Col]), "L1",
+              "data-cells",
               D.Name + ": compute candidate " + Twine(I + 1) + " cell '" + V +
                   "' matches no operations[]." + Ref.Field + " of '" +
                   Category + "'");
@@ -636,10 +656,11 @@ void Validator::level3(StringRef Md) {
       }
       if (isSeparatorRow(L) || ArgsCol >= int(Cells.size()))
         continue;
-      StringRef A = Cells[ArgsCol];
+      std::string Plain = plainCell(Cells[ArgsCol]);
+      StringRef A = Plain;
       if (A.empty() || A == "—")
         continue;
-      check(Args.contains(A), "L3", "args",
+      check(Args.contains(A) || Args.contains(Cells[ArgsCol]), "L3", "args",
             "Args cell '" + A + "' matches no operations[].args");
     }
   }
@@ -771,6 +792,8 @@ void Validator::tlChecks(StringRef Md) {
                       "gpu_timeline.svg"})
     check(sys::fs::exists(path(F)), "tl", "files", Twine(F) + " missing");
   truthChecks(Md);
+  shareChecks(Md);
+  renderChecks();
 }
 
 void Validator::truthChecks(StringRef Md) {
@@ -842,6 +865,182 @@ void Validator::truthChecks(StringRef Md) {
                 "%' != findings.json " + num(*Exposed) + " %");
     }
   }
+}
+
+void Validator::shareChecks(StringRef Md) {
+  // A share column ("% of ...", "share_pct") of one table: no cell above
+  // 100 and a sum that does not exceed 100 (each cell may be rounded by
+  // half a unit of its last decimal, 0.05 for one decimal).
+  auto Ls = lines(Md);
+  for (size_t I = 0; I + 1 < Ls.size(); ++I) {
+    if (!Ls[I].trim().starts_with("|") || !isSeparatorRow(Ls[I + 1]) ||
+        (I > 0 && Ls[I - 1].trim().starts_with("|")))
+      continue;
+    std::vector<std::string> Head = splitRow(Ls[I]);
+    for (size_t C = 0; C < Head.size(); ++C) {
+      StringRef H = Head[C];
+      if (!H.starts_with("% of") && H != "share_pct")
+        continue;
+      double Sum = 0;
+      unsigned Rows = 0;
+      size_t J = I + 2;
+      for (; J < Ls.size() && Ls[J].trim().starts_with("|"); ++J) {
+        std::vector<std::string> Cells = splitRow(Ls[J]);
+        double V;
+        if (C >= Cells.size() ||
+            StringRef(Cells[C]).trim().rtrim('%').getAsDouble(V))
+          continue;
+        check(V <= 100.05, "tl", "shares",
+              "table '" + H + "' has a share of " + Cells[C] + " (> 100%)");
+        Sum += V;
+        ++Rows;
+      }
+      check(Sum <= 100 + 0.05 * Rows + 1e-9, "tl", "shares",
+            "table column '" + H + "' sums to " + fixed(Sum, 2) +
+                "% (> 100%)");
+      // Top Operations states what its shares are of: listed must be the
+      // column's sum, listed + not listed 100 %.
+      if (H != "% of Kernel Time")
+        continue;
+      for (; J < Ls.size() && J < I + 8; ++J) {
+        StringRef L = Ls[J];
+        size_t P = L.find(": listed ");
+        if (!L.starts_with("Shares are of the ") || P == StringRef::npos)
+          continue;
+        StringRef Rest = L.drop_front(P + StringRef(": listed ").size());
+        double Listed = 0, NotListed = 0;
+        StringRef A = Rest.take_until([](char Ch) { return Ch == '%'; });
+        Rest = Rest.drop_front(A.size());
+        bool Ok = !A.getAsDouble(Listed) && Rest.consume_front("%, not listed ");
+        StringRef B = Rest.take_until([](char Ch) { return Ch == '%'; });
+        Ok = Ok && !B.getAsDouble(NotListed);
+        if (!check(Ok, "tl", "shares",
+                   "cannot read the Top Operations share line '" + L + "'"))
+          break;
+        check(std::fabs(Listed - Sum) <= 0.05 * Rows + 0.05 + 1e-9, "tl",
+              "shares",
+              "Top Operations rows sum to " + fixed(Sum, 1) +
+                  "% but the table says listed " + fixed(Listed, 1) + "%");
+        check(std::fabs(Listed + NotListed - 100) <= 0.1 + 1e-9, "tl",
+              "shares",
+              "Top Operations listed " + fixed(Listed, 1) + "% + not listed " +
+                  fixed(NotListed, 1) + "% != 100%");
+        break;
+      }
+    }
+  }
+}
+
+/// Text content of cmark-gfm's HTML: tags dropped (each a line break, so
+/// names in adjacent cells do not join), entities decoded.
+std::string htmlText(StringRef Html) {
+  std::string Out;
+  for (size_t I = 0; I < Html.size(); ++I) {
+    char C = Html[I];
+    if (C == '<') {
+      size_t E = Html.find('>', I);
+      if (E == StringRef::npos)
+        break;
+      Out += '\n';
+      I = E;
+      continue;
+    }
+    if (C == '&') {
+      size_t E = Html.find(';', I);
+      StringRef Ent = E == StringRef::npos ? "" : Html.slice(I + 1, E);
+      static constexpr struct {
+        const char *Name, *Text;
+      } Named[] = {
+          {"lt", "<"}, {"gt", ">"}, {"amp", "&"}, {"quot", "\""},
+          {"apos", "'"}};
+      bool Done = false;
+      for (const auto &N : Named)
+        if (Ent == N.Name) {
+          Out += N.Text;
+          Done = true;
+        }
+      unsigned Code = 0;
+      if (!Done && Ent.consume_front("#") &&
+          !(Ent.consume_front("x") || Ent.consume_front("X")
+                ? Ent.getAsInteger(16, Code)
+                : Ent.getAsInteger(10, Code)) &&
+          Code < 0x80) {
+        Out += char(Code);
+        Done = true;
+      }
+      if (Done) {
+        I = E;
+        continue;
+      }
+    }
+    Out += C;
+  }
+  return Out;
+}
+
+void Validator::renderChecks() {
+  // Every kernel and op name of findings.json must show exactly as it is
+  // once analysis.md is rendered by a CommonMark/GFM renderer (raw HTML
+  // omitted, as GitHub does): a `<...>` name read as a tag disappears.
+  std::optional<std::string> Text = readFile(path("findings.json"));
+  if (!Text)
+    return;
+  Expected<json::Value> V = json::parse(*Text);
+  if (!V) {
+    consumeError(V.takeError());
+    return;
+  }
+  std::vector<std::string> Names;
+  StringSet<> Seen;
+  const json::Object *O = V->getAsObject();
+  if (const json::Array *Fs = O ? O->getArray("findings") : nullptr)
+    for (const json::Value &FV : *Fs)
+      if (const json::Object *F = FV.getAsObject())
+        if (const json::Array *Ls = F->getArray("locations"))
+          for (const json::Value &LV : *Ls)
+            if (const json::Object *L = LV.getAsObject()) {
+              StringRef K = L->getString("kind").value_or("");
+              std::optional<StringRef> N = L->getString("name");
+              if ((K == "kernel" || K == "op") && N && !N->empty() &&
+                  Seen.insert(*N).second)
+                Names.push_back(N->str());
+            }
+  if (Names.empty())
+    return;
+  ErrorOr<std::string> Cmark = sys::findProgramByName("cmark-gfm");
+  if (!Cmark) {
+    ++R.Checks;
+    warn("tl", "names-render",
+         "cmark-gfm not found on PATH: rendering of kernel/op names not "
+         "checked (Debian package cmark-gfm)");
+    return;
+  }
+  SmallString<128> Out;
+  int FD;
+  if (sys::fs::createTemporaryFile("tl-validate", "html", FD, Out)) {
+    warn("tl", "names-render", "no temporary file for cmark-gfm's output");
+    return;
+  }
+  sys::Process::SafelyCloseFileDescriptor(FD);
+  FileRemover Remove(Out);
+  std::string Md = path("analysis.md");
+  StringRef Args[] = {*Cmark, "--extension", "table", "--extension",
+                      "strikethrough", "--extension", "autolink", Md};
+  std::optional<StringRef> Redirects[] = {std::nullopt, StringRef(Out),
+                                          StringRef("")};
+  std::string Err;
+  int RC = sys::ExecuteAndWait(*Cmark, Args, std::nullopt, Redirects, 60, 0,
+                               &Err);
+  std::optional<std::string> Html = readFile(Out);
+  if (!check(RC == 0 && Html, "tl", "names-render",
+             "cmark-gfm failed on analysis.md" +
+                 (Err.empty() ? std::string() : ": " + Err)))
+    return;
+  std::string Shown = htmlText(*Html);
+  for (const std::string &N : Names)
+    check(StringRef(Shown).contains(N), "tl", "names-render",
+          "name '" + N + "' from findings.json does not render verbatim in "
+                         "analysis.md");
 }
 
 void Validator::run() {

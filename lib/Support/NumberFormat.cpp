@@ -17,3 +17,21 @@ std::string tl::printfDouble(const char *Format, double V) {
   llvm::raw_string_ostream(S) << llvm::format(Format, V);
   return S;
 }
+
+std::string tl::readableMs(double Ms) {
+  if (Ms == 0)
+    return "0 ms";
+  double A = Ms < 0 ? -Ms : Ms;
+  return printfDouble(A >= 100 ? "%.1f" : A >= 1 ? "%.2f" : "%.3f", Ms) +
+         " ms";
+}
+
+std::string tl::readablePct(double Pct) {
+  // Below 0.05 one decimal would print a non-zero share as 0.0.
+  if (Pct != 0 && Pct > -0.05 && Pct < 0.05)
+    return printfDouble("%.1g", Pct) + "%";
+  std::string S = printfDouble("%.1f", Pct);
+  if (S == "-0.0")
+    S = "0.0";
+  return S + "%";
+}

@@ -16,6 +16,7 @@
 #include "tl/Pass/Pass.h"
 #include "tl/Pass/PassRegistry.h"
 #include "tl/Report/FindingSink.h"
+#include "tl/Support/KernelName.h"
 #include "tl/Support/PyFormat.h"
 
 #include <fmt/format.h>
@@ -106,10 +107,10 @@ llvm::Error ComparePass::run(const Trace &T, AnalysisManager &AM,
         G->Kernels2.empty()
             ? fmt::format("{} launches {} GPU event(s) the reference does not "
                           "have (+{:.3f} us)",
-                          G->Name, G->Kernels1.size(), Gap)
+                          shortKernelName(G->Name), G->Kernels1.size(), Gap)
             : fmt::format("{} slower than the reference: {:.3f} vs {:.3f} us "
                           "({:+.3f} us, {} vs {} GPU events)",
-                          G->Name, G->Time1Us, G->Time2Us, Gap,
+                          shortKernelName(G->Name), G->Time1Us, G->Time2Us, Gap,
                           G->Kernels1.size(), G->Kernels2.size());
     FindingBuilder B = Sink.system("compare", What);
     B.key(fmt::format("lca-{}", G->Id))

@@ -14,6 +14,7 @@
 #include "tl/Analysis/LaunchStats.h"
 #include "tl/Analysis/OpCategory.h"
 #include "tl/Analysis/TraceQuality.h"
+#include "tl/Analysis/TraceStart.h"
 #include "tl/IR/Trace.h"
 #include "tl/Pass/Pass.h"
 #include "tl/Pass/PassRegistry.h"
@@ -26,6 +27,7 @@
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <map>
 
 using namespace tl;
@@ -232,10 +234,15 @@ llvm::Error CpuIdlePass::run(const Trace &T, AnalysisManager &AM,
        pyRound(SNone * 100, 2)}};
   EvidenceTable Gaps;
   Gaps.Title = "Largest idle gaps";
-  Gaps.Columns = {"start_us", "idle_us", "sync_us", "launch_us",
+  // Gap starts in ms from the trace start (TraceStart.h), the timeline a
+  // reader sees in a trace viewer; cpu_idle_metrics.json
+  // keeps the reference's absolute start_us.
+  double TraceStart = traceStartUs(T);
+  Gaps.Columns = {"start_ms", "idle_us", "sync_us", "launch_us",
                   "no_host_us", "kernel_before", "kernel_after", "op_after"};
   for (const IdleGap *G : Largest)
-    Gaps.Rows.push_back({G->Start, pyRound(G->length(), 3),
+    Gaps.Rows.push_back({pyRound((G->Start - TraceStart) / 1000, 3),
+                         pyRound(G->length(), 3),
                          pyRound(G->SyncUs, 3), pyRound(G->LaunchUs, 3),
                          pyRound(G->NoHostUs, 3), OpName(G->KernelBefore),
                          OpName(G->KernelAfter), OpName(G->OpAfter)});
@@ -252,9 +259,26 @@ llvm::Error CpuIdlePass::run(const Trace &T, AnalysisManager &AM,
                            pyRound(K.TotalLaunchCallUs / K.Count, 3),
                            static_cast<int64_t>(K.ShorterThanLaunch)});
   }
+  // What the host was doing during most of the idle, for the sentence.
+  double Top = std::max({SSync, SLaunch, SNone});
+  std::string While = Top == SLaunch ? "while the host was still launching kernels"
+                      : Top == SSync ? "while the host waited in synchronize calls"
+                                     : "with no host activity in the trace";
+  std::string Insight =
+      "The GPU is idle for " + readableMs(TL.idleTime() / 1000) + ", " +
+      readablePct(IdlePct) + " of the end-to-end time" +
+      (Idle > 0 ? "; " + readablePct(Top * 100) + " of that idle falls " + While
+                : std::string()) +
+      ".";
+  if (!Largest.empty())
+    Insight += " The longest gap lasts " +
+               readableMs(Largest.front()->length() / 1000) + " and starts " +
+               readableMs((Largest.front()->Start - TraceStart) / 1000) +
+               " after the trace start.";
   Sink.system("cpu_idle", "GPU idle " + printfDouble("%.1f", IdlePct) +
                               "% of end-to-end time (" + Cause + ")")
       .key("gpu-idle")
+      .insight(Insight)
       .metric("idle_time_percent", IdlePct, "%")
       .metric("idle_time_ms", pyRound(TL.idleTime() / 1000, 3), "ms")
       .metric("percent_of_total", IdlePct, "%")

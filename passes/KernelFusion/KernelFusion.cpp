@@ -19,6 +19,7 @@
 #include "tl/Pass/Pass.h"
 #include "tl/Pass/PassRegistry.h"
 #include "tl/Report/FindingSink.h"
+#include "tl/Support/KernelName.h"
 #include "tl/Support/NumberFormat.h"
 #include "tl/Support/PyFormat.h"
 
@@ -279,7 +280,7 @@ private:
       Advice Adv = adviceFor(Pattern, E);
       FindingBuilder B =
           Sink.fusion("kernel_fusion",
-                      "Fuse " + Pattern + " in " + E.Operation + " (" +
+                      "Fuse " + Pattern + " in " + shortKernelName(E.Operation) + " (" +
                           std::to_string(E.KernelCount) + " kernels)")
               .key(E.Operation)
               .metric("impact_score", Mid, "%")

@@ -447,6 +447,11 @@ llvm::Error MultiKernelPass::run(const Trace &T, AnalysisManager &AM,
                            std::to_string(I.Count) + " transfers")
                               .str())
         .key(("memcpy-" + copyDirName(I.Dir)).str())
+        .insight(std::to_string(I.Count) + " " + copyDirName(I.Dir).str() +
+                 " copies take " + readableMs(I.TimeMs) + ", " +
+                 readablePct(I.Pct) + " of the end-to-end time, and move " +
+                 printfDouble("%.1f", I.AvgBytes / 1024) +
+                 " KiB each on average.")
         .metric("direction", copyDirName(I.Dir))
         .metric("count", static_cast<int64_t>(I.Count))
         .metric("time_ms", pyRound(I.TimeMs, 3), "ms")
@@ -548,6 +553,15 @@ llvm::Error MultiKernelPass::run(const Trace &T, AnalysisManager &AM,
             .metric("collective_count",
                     static_cast<int64_t>(D.commEvents().size()))
             .metric("mode", Train ? "training" : "inference")
+            .insight("Collectives take " + readableMs(WCommUs / 1000) +
+                     " of GPU time, of which " +
+                     readableMs(W.exposedCommTime() / 1000) + " (" +
+                     readablePct(WExposedPct) +
+                     " of the end-to-end time) is not hidden behind "
+                     "compute" +
+                     (WRatio ? "; " + readablePct(*WRatio * 100) +
+                                   " of the communication overlaps it."
+                             : std::string(".")))
             .evidence(std::move(Nums))
             .evidence(std::move(Top10))
             .evidence(std::move(Streams))
@@ -589,6 +603,12 @@ llvm::Error MultiKernelPass::run(const Trace &T, AnalysisManager &AM,
                 std::to_string(Barriers) +
                     " synchronize call(s) stall the GPU pipeline")
         .key("sync-barrier")
+        .insight(std::to_string(Barriers) +
+                 " synchronize call(s) leave the GPU idle for " +
+                 readableMs(SyncIdle / 1000) + " (" +
+                 readablePct(SyncIdlePctV) +
+                 " of the end-to-end time); the host waits " +
+                 readableMs(SyncHost / 1000) + " in them.")
         .metric("sync_calls", static_cast<int64_t>(D.syncCalls().size()))
         .metric("barrier_calls", static_cast<int64_t>(Barriers))
         .metric("sync_host_ms", pyRound(SyncHost / 1000, 3), "ms")

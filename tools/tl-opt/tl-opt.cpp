@@ -166,7 +166,8 @@ struct Options {
   cl::opt<std::string> ValidateReport{
       "validate-report",
       cl::desc("Check the report in DIR against the reference's level 1-3 "
-               "rules and exit (0 valid, 1 errors)"),
+               "rules and tl's own (names render verbatim under cmark-gfm, "
+               "share columns add up) and exit (0 valid, 1 errors)"),
       cl::value_desc("dir"), cl::cat(Output)};
 
   cl::opt<std::string> PrintIR{

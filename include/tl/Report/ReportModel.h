@@ -129,6 +129,12 @@ public:
   double fallbackThresholdMs() const { return 0.05 * U.computationMs(); }
   /// Share of computation time of a category's kernel time (percent).
   std::optional<double> percentOfCompute(double Ms) const;
+  /// Kernel time summed over every category: the whole that Top
+  /// Operations' shares are of (kernels on concurrent streams make it
+  /// exceed the computation time, so shares of that do not add up).
+  double totalKernelMs() const;
+  /// Ms as a percent of totalKernelMs(); null when that is 0.
+  std::optional<double> percentOfKernelTime(double Ms) const;
   /// The executive summary's top bottleneck: priorities[0], else the
   /// category with most kernel time; null when there is none.
   const CategoryInfo *topBottleneck() const;

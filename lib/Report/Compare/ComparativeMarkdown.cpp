@@ -11,6 +11,7 @@
 
 #include "../Prose.h"
 #include "../ReportUtil.h"
+#include "../TopOpsMarkdown.h"
 
 #include "tl/Analysis/AnalysisManager.h"
 #include "tl/Analysis/ArchSpec.h"
@@ -169,14 +170,14 @@ void renderComparativeTopOps(raw_ostream &OS, const ReportContext &Ctx,
                              const ReportModel &M) {
   std::optional<Trace2Summary> S = trace2Summary(Ctx);
   OS << "<!-- impact-begin kind=top_ops -->\n";
-  OS << "| Rank | Category | Trace 1 Time (ms) | Trace 2 Time (ms) | % of "
-        "Compute Time | Ops | Difference (ms) |\n";
+  OS << "| Rank | Category | Trace 1 Time (ms) | Trace 2 Time (ms) | "
+     << TopOpsShareColumn << " | Ops | Difference (ms) |\n";
   OS << "|------|----------|-------------------|-------------------|--------"
-        "-----------|-----|-----------------|\n";
+        "----------|-----|-----------------|\n";
   for (const Priority &P : M.priorities()) {
     const CategoryInfo *C = M.category(P.Category);
     double Ms = C ? C->GpuKernelTimeMs : P.GpuKernelTimeMs.value_or(0);
-    auto Share = M.percentOfCompute(Ms);
+    auto Share = M.percentOfKernelTime(Ms);
     const Trace2CategoryRow *R = S ? trace2Category(*S, P.Category) : nullptr;
     OS << "| " << P.Rank << " | " << P.DisplayName << " | " << fixed(Ms, 3)
        << " | " << (R ? fixed(R->TimeMs, 3) : "—") << " | "
@@ -186,6 +187,7 @@ void renderComparativeTopOps(raw_ostream &OS, const ReportContext &Ctx,
        << " high=" << score(P.High) << " -->\n";
   }
   OS << "<!-- impact-end -->\n\n";
+  renderTopOpsShareNote(OS, M); // trace 1's kernel time
 }
 
 void renderComparativeFusionNote(raw_ostream &OS) {

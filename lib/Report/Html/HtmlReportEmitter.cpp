@@ -18,6 +18,7 @@
 #include "../ReportUtil.h"
 #include "MarkdownHtml.h"
 
+#include "tl/Analysis/TraceStart.h"
 #include "tl/IR/Trace.h"
 #include "tl/Report/ReportEmitters.h"
 #include "tl/Report/ReportModel.h"
@@ -88,6 +89,8 @@ std::string locationsHtml(const Finding &F, const Trace &T) {
      << " kernel(s) <span class=\"rows\">(exact names)</span></summary>\n"
      << "<table class=\"sortable locations\"><thead><tr><th title=\"sort\">Kind</th>"
         "<th title=\"sort\">What</th></tr></thead>\n<tbody>\n";
+  // Points in time as ms from the trace start, as in analysis.md.
+  double Start = traceStartUs(T);
   for (const Location &L : F.Locations) {
     OS << "<tr><td>" << locationKindName(L.K) << "</td><td>";
     switch (L.K) {
@@ -100,11 +103,13 @@ std::string locationsHtml(const Finding &F, const Trace &T) {
       EventId E = T.byUid(L.Uid);
       if (E != NoEvent)
         OS << ": <code>" << htmlText(T.name(E)) << "</code> at "
-           << fixed(T.ts(E), 3) << " µs, " << fixed(T.dur(E), 3) << " µs";
+           << fixed((T.ts(E) - Start) / 1000, 3)
+           << " ms from the trace start, " << fixed(T.dur(E), 3) << " µs";
       break;
     }
     case Location::Kind::TimeRange:
-      OS << fixed(L.StartUs, 3) << " – " << fixed(L.EndUs, 3) << " µs";
+      OS << fixed((L.StartUs - Start) / 1000, 3) << " – "
+         << fixed((L.EndUs - Start) / 1000, 3) << " ms from the trace start";
       break;
     }
     OS << "</td></tr>\n";

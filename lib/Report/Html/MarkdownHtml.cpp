@@ -12,6 +12,7 @@
 #include "llvm/Support/Base64.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cctype>
 #include <vector>
 
 using namespace llvm;
@@ -226,16 +227,47 @@ void Converter::inlineHtml(StringRef S, bool Cell, unsigned Depth) {
   for (size_t I = 0; I < S.size();) {
     char C = S[I];
     size_t Next = 0; // past the construct written at I, 0 = plain char
-    if (C == '\\' && I + 1 < S.size() && S[I + 1] == '|') {
+    if (C == '\\' && I + 1 < S.size() &&
+        std::ispunct(static_cast<unsigned char>(S[I + 1]))) {
+      // A backslash escape (CommonMark §2.4): the character itself.
       Flush(I);
-      OS << "|";
+      OS << htmlText(S.substr(I + 1, 1));
       Next = I + 2;
     } else if (C == '`') {
-      size_t E = S.find('`', I + 1);
+      // A code span: the fence is a run of N backticks, closed by the next
+      // run of exactly N (CommonMark §6.1); one space each side is padding.
+      size_t N = S.substr(I).find_first_not_of('`');
+      N = N == StringRef::npos ? S.size() - I : N;
+      size_t E = I + N;
+      while ((E = S.find('`', E)) != StringRef::npos) {
+        size_t M = S.substr(E).find_first_not_of('`');
+        M = M == StringRef::npos ? S.size() - E : M;
+        if (M == N)
+          break;
+        E += M;
+      }
       if (E != StringRef::npos) {
         Flush(I);
-        OS << "<code>" << htmlText(S.slice(I + 1, E)) << "</code>";
-        Next = E + 1;
+        std::string Body = S.slice(I + N, E).str();
+        if (Cell) { // GFM: `\\|` inside a table cell's code span is a `|`
+          std::string Un;
+          for (size_t K = 0; K < Body.size(); ++K) {
+            if (Body[K] == '\\' && K + 1 < Body.size() && Body[K + 1] == '|')
+              ++K;
+            Un += Body[K];
+          }
+          Body = std::move(Un);
+        }
+        StringRef B(Body);
+        if (B.size() >= 2 && B.front() == ' ' && B.back() == ' ' &&
+            B.find_first_not_of(' ') != StringRef::npos)
+          B = B.drop_front().drop_back();
+        OS << "<code>" << htmlText(B) << "</code>";
+        Next = E + N;
+      } else {
+        // No closing fence: the backticks are literal text.
+        Next = 0;
+        I += N - 1;
       }
     } else if (C == '*' && !Cell && Depth < 4 && flanksLeft(S, I)) {
       size_t W = S.substr(I).starts_with("**") ? 2 : 1;

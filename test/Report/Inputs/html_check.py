@@ -90,6 +90,8 @@ def md_headings(md):
         t = re.sub(r"<!--.*?-->", "", m.group(2))
         t = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", t)
         t = t.replace("**", "").replace("`", "")
+        # Backslash escapes (CommonMark 2.4): the punctuation itself.
+        t = re.sub(r"\\([!-/:-@\[-`{-~])", r"\1", t)
         out.append(visible(t).strip())
     return out
 
