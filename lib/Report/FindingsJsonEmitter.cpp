@@ -33,9 +33,12 @@ namespace tl {
 namespace {
 
 /// 2: report order, rank, score, trace, arch, utilization, quality.
-/// 3: global_rank on every finding (one ranking across tiers); later,
-/// additive: `metrics` (the report-level numbers --fail-on gates).
-constexpr int64_t FindingsSchemaVersion = 3;
+/// 3: global_rank on every finding (one ranking across tiers).
+/// 4: top-level `metrics` (the report-level numbers --fail-on gates);
+///    evidence: the compute Data table's `kernel` column, cpu-idle's gaps
+///    `start_ms` from the trace start (was `start_us`); trace path relative
+///    to the report.
+constexpr int64_t FindingsSchemaVersion = 4;
 
 /// JSON has no inf or NaN (llvm::json would print `inf`, which no reader
 /// accepts): a non-finite number is written as null.

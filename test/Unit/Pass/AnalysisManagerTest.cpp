@@ -86,7 +86,7 @@ TEST(AnalysisManagerDeathTest, OneNameTwoTypesIsDiagnosed) {
       },
       ::testing::ExitedWithCode(2),
       "analysis name 'test-timeline' is used by two types: "
-      "[^ ]*::FakeTimeline and [^ ]*::RealTimeline");
+      ".*::FakeTimeline and .*::RealTimeline");
 }
 
 struct CycleB;
