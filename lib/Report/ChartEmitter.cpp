@@ -1,15 +1,18 @@
 //===- ChartEmitter.cpp - SVG charts linked from analysis.md --------------===//
 //
-// Two self-contained SVG files (no dependency, any browser renders them):
+// Self-contained SVG files (no dependency, any browser renders them); the
+// other charts live in Charts/ (roofline.svg, top_kernels.svg):
 //   performance_breakdown.svg  the reference's perf plot (§9.1): one stacked
-//                              bar of per-category kernel time plus
-//                              non-computing time, legend below.
+//                              bar of per-category kernel time, exposed
+//                              communication and non-computing time.
 //   gpu_timeline.svg           busy / idle / communication / memcpy per time
 //                              bucket, for the whole GPU (exposed view) and
 //                              per stream.
 //
 //===----------------------------------------------------------------------===//
 #include "Charts.h"
+#include "Charts/Palette.h"
+#include "Charts/SvgWriter.h"
 #include "Html/MarkdownHtml.h"
 #include "ReportUtil.h"
 
@@ -32,25 +35,18 @@ using namespace llvm;
 namespace tl {
 namespace {
 
-const char *const Palette[] = {"#e74c3c", "#e67e22", "#f1c40f", "#2ecc71",
-                               "#9b59b6", "#1abc9c", "#e84393", "#3498db"};
-constexpr StringLiteral NonComputing = "#aab7c4";
-constexpr StringLiteral CompColor = "#3498db", CommColor = "#e67e22",
-                        CopyColor = "#2ecc71", IdleColor = "#ecf0f1";
+constexpr StringLiteral CompColor = palette::Computation,
+                        CommColor = palette::Communication,
+                        CopyColor = palette::Memcpy, IdleColor = palette::Idle;
 
-std::string num(double V) { return fixed(V, 2); }
+std::string num(double V) { return svgNum(V); }
 
-void svgBegin(raw_ostream &OS, int W, int H, StringRef Title) {
-  OS << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
-  OS << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << W
-     << "\" height=\"" << H << "\" viewBox=\"0 0 " << W << " " << H
-     << "\" font-family=\"DejaVu Sans, Arial, sans-serif\">\n";
-  OS << "<title>" << htmlText(Title) << "</title>\n";
-  OS << "<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n";
-}
-
-/// Segments of the breakdown bar: compute categories by kernel time, then
-/// the rest of E2E as non-computing time (§9.1).
+/// Segments of the breakdown bar: compute categories by kernel time (the
+/// palette's size at most, the smallest beyond it grouped as "Other"), the
+/// exposed communication time in its own colour, then the rest of E2E as
+/// non-computing time (§9.1). A category of communication ops
+/// (record_param_comms, whose kernels are the collectives) is not a compute
+/// category: its time is the communication segment's.
 struct Segment {
   std::string Label;
   double Ms;
@@ -60,24 +56,36 @@ struct Segment {
 std::vector<Segment> breakdown(const ReportModel &M) {
   std::vector<const CategoryInfo *> Cats;
   for (const CategoryInfo &C : M.categories())
-    if (C.GpuKernelTimeMs > 0)
+    if (C.GpuKernelTimeMs > 0 && C.Key != "record_param_comms")
       Cats.push_back(&C);
   std::stable_sort(Cats.begin(), Cats.end(),
                    [](const CategoryInfo *A, const CategoryInfo *B) {
                      return A->GpuKernelTimeMs > B->GpuKernelTimeMs;
                    });
+  ArrayRef<StringLiteral> Colors = palette::categorical();
+  size_t Named = Cats.size() > Colors.size() ? Colors.size() - 1 : Cats.size();
   std::vector<Segment> S;
-  double Sum = 0;
+  double Sum = 0, OtherMs = 0;
   for (size_t I = 0; I < Cats.size(); ++I) {
+    Sum += Cats[I]->GpuKernelTimeMs;
+    if (I >= Named) {
+      OtherMs += Cats[I]->GpuKernelTimeMs;
+      continue;
+    }
     std::string L = Cats[I]->Key;
     if (!L.empty())
       L[0] = toUpper(L[0]);
-    S.push_back({L, Cats[I]->GpuKernelTimeMs, Palette[I % 8]});
-    Sum += Cats[I]->GpuKernelTimeMs;
+    S.push_back({L, Cats[I]->GpuKernelTimeMs, Colors[I].str()});
   }
-  double Rest = M.utilization().TotalMs - Sum;
+  if (OtherMs > 0)
+    S.push_back({"Other categories", OtherMs, palette::Other.str()});
+  const Utilization &U = M.utilization();
+  double CommMs = U.TotalMs * U.ExposedCommPct / 100;
+  if (CommMs > 0)
+    S.push_back({"Communication", CommMs, palette::Communication.str()});
+  double Rest = U.TotalMs - Sum - std::max(0.0, CommMs);
   if (Rest > 0)
-    S.push_back({"Non-computing", Rest, NonComputing.str()});
+    S.push_back({"Non-computing", Rest, palette::NonComputing.str()});
   return S;
 }
 
@@ -285,12 +293,6 @@ void writeTimeline(raw_ostream &OS, const Trace &T, const GpuTimeline &TL,
   OS << "</g>\n</svg>\n";
 }
 
-std::string chartSubject(const ReportContext &Ctx) {
-  const WorkloadInfo &W = Ctx.AM.get<WorkloadInfo>();
-  const auto &Arch = Ctx.AM.options().Arch;
-  return W.title() + " on " + (Arch ? Arch->Name : "GPU");
-}
-
 class ChartEmitter final : public Emitter {
 public:
   StringRef name() const override { return "charts"; }
@@ -301,13 +303,32 @@ public:
               renderBreakdownSvg(OS, Ctx, M);
             }))
       return E;
+    if (Error E = writeFileAtomically(
+            Ctx.OutputDir, "gpu_timeline.svg",
+            [&](raw_ostream &OS) { renderTimelineSvg(OS, Ctx); }))
+      return E;
+    if (Error E = writeFileAtomically(
+            Ctx.OutputDir, "top_kernels.svg", [&](raw_ostream &OS) {
+              renderTopKernelsSvg(OS, Ctx, chartSubject(Ctx) + " — Top Kernels");
+            }))
+      return E;
+    // No arch or no modelled op: no roofline.svg; analysis.md says why.
+    if (rooflineUnavailable(Ctx))
+      return Error::success();
     return writeFileAtomically(
-        Ctx.OutputDir, "gpu_timeline.svg",
-        [&](raw_ostream &OS) { renderTimelineSvg(OS, Ctx); });
+        Ctx.OutputDir, "roofline.svg", [&](raw_ostream &OS) {
+          renderRooflineSvg(OS, Ctx, chartSubject(Ctx) + " — Roofline");
+        });
   }
 };
 
 } // namespace
+
+std::string chartSubject(const ReportContext &Ctx) {
+  const WorkloadInfo &W = Ctx.AM.get<WorkloadInfo>();
+  const auto &Arch = Ctx.AM.options().Arch;
+  return W.title() + " on " + (Arch ? Arch->Name : "GPU");
+}
 
 void renderBreakdownSvg(raw_ostream &OS, const ReportContext &Ctx,
                         const ReportModel &M) {

@@ -985,7 +985,7 @@ void Validator::renderChecks() {
   std::optional<std::string> Text = readFile(path("findings.json"));
   if (!Text)
     return;
-  Expected<json::Value> V = json::parse(*Text);
+  Expected<json::Value> V = parseJsonBounded(*Text);
   if (!V) {
     consumeError(V.takeError());
     return;

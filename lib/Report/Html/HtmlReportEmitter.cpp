@@ -135,6 +135,14 @@ public:
     Svg.clear();
     renderTimelineSvg(SvgOS, Ctx);
     Opts.InlineImages["gpu_timeline.svg"] = {"image/svg+xml", Svg};
+    Svg.clear();
+    renderTopKernelsSvg(SvgOS, Ctx, chartSubject(Ctx) + " — Top Kernels");
+    Opts.InlineImages["top_kernels.svg"] = {"image/svg+xml", Svg};
+    if (!rooflineUnavailable(Ctx)) {
+      Svg.clear();
+      renderRooflineSvg(SvgOS, Ctx, chartSubject(Ctx) + " — Roofline");
+      Opts.InlineImages["roofline.svg"] = {"image/svg+xml", Svg};
+    }
     Opts.CollapsibleSection = "Detailed Analysis";
     for (Tier T : {Tier::Compute, Tier::Fusion, Tier::System})
       for (const PItem &P : M.items(T))
