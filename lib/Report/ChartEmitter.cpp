@@ -7,7 +7,8 @@
 //                              communication and non-computing time.
 //   gpu_timeline.svg           busy / idle / communication / memcpy per time
 //                              bucket, for the whole GPU (exposed view) and
-//                              per stream.
+//                              per stream, with ProfilerStep boundaries and
+//                              1-2-5 ticks in ms from the trace start.
 //
 //===----------------------------------------------------------------------===//
 #include "Charts.h"
@@ -18,6 +19,8 @@
 
 #include "tl/Analysis/AnalysisManager.h"
 #include "tl/Analysis/GpuTimeline.h"
+#include "tl/Analysis/ProfilerSteps.h"
+#include "tl/Analysis/TraceStart.h"
 #include "tl/Analysis/WorkloadInfo.h"
 #include "tl/IR/Trace.h"
 #include "tl/Report/ReportEmitters.h"
@@ -28,6 +31,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 
 using namespace llvm;
@@ -157,6 +161,7 @@ double overlap(ArrayRef<Interval> Iv, double A, double B) {
 }
 
 void writeTimeline(raw_ostream &OS, const Trace &T, const GpuTimeline &TL,
+                   double TraceStartUs, ArrayRef<ProfilerStep> Steps,
                    StringRef Title) {
   constexpr unsigned Buckets = 120, MaxStreams = 16;
   const int W = 1200, X0 = 170, PlotW = W - X0 - 30, RowH = 22, Top = 60;
@@ -211,7 +216,7 @@ void writeTimeline(raw_ostream &OS, const Trace &T, const GpuTimeline &TL,
   size_t Hidden = Rows.size() > MaxStreams ? Rows.size() - MaxStreams : 0;
   Rows.resize(std::min<size_t>(Rows.size(), MaxStreams));
 
-  int H = Top + (Rows.size() + 1) * (RowH + 6) + 90;
+  int H = Top + (Rows.size() + 1) * (RowH + 6) + 106;
   svgBegin(OS, W, H, Title);
   // Adjacent bucket columns must not show anti-aliasing seams.
   OS << "<g shape-rendering=\"crispEdges\">\n";
@@ -266,15 +271,60 @@ void writeTimeline(raw_ostream &OS, const Trace &T, const GpuTimeline &TL,
       Column(Y, B, R->Kind[0][B] / BW, R->Kind[1][B] / BW,
              R->Kind[2][B] / BW);
   }
+  // Step boundaries inside the plotted span, dashed over every row.
+  auto XOf = [&](double Us) { return X0 + (Us - Start) / Span * PlotW; };
+  int PlotBottom = Y + RowH;
+  auto Marker = [&](double Us, const std::string &Label, StringRef Short) {
+    if (Us < Start || Us > Start + Span)
+      return;
+    double X = XOf(Us);
+    OS << "<line class=\"step\" x1=\"" << num(X) << "\" y1=\"" << Top - 6
+       << "\" x2=\"" << num(X) << "\" y2=\"" << PlotBottom
+       << "\" stroke=\"#333\" stroke-dasharray=\"4,3\"><title>"
+       << htmlText(Label) << "</title></line>\n";
+    OS << "<text x=\"" << num(X + 3) << "\" y=\"" << Top - 8
+       << "\" font-size=\"10\">" << htmlText(Short) << "</text>\n";
+  };
+  for (const ProfilerStep &St : Steps) {
+    std::string N = St.Number >= 0 ? std::to_string(St.Number) : "?";
+    Marker(St.Start, "ProfilerStep#" + N, "#" + N);
+  }
+  if (!Steps.empty()) {
+    std::string N =
+        Steps.back().Number >= 0 ? std::to_string(Steps.back().Number) : "?";
+    Marker(Steps.back().End, "end of ProfilerStep#" + N, "end #" + N);
+  }
+  // Ticks: 1-2-5 steps in ms from the trace start, about six over the span.
   Y += RowH + 22;
+  double OffMs = (Start - TraceStartUs) / 1000, SpanMs = Span / 1000;
+  double Raw = SpanMs / 6, Mag = std::pow(10.0, std::floor(std::log10(Raw)));
+  double Step = 10 * Mag;
+  for (double M : {1.0, 2.0, 5.0})
+    if (M * Mag >= Raw * (1 - 1e-9)) {
+      Step = M * Mag;
+      break;
+    }
+  int Decimals = std::max(0, int(-std::floor(std::log10(Step) + 1e-9)));
+  OS << "<g id=\"timeline-axis\" data-x0=\"" << X0 << "\" data-w=\"" << PlotW
+     << "\" data-start-ms=\"" << fixed(OffMs, 6) << "\" data-ms=\""
+     << fixed(SpanMs, 6) << "\">\n";
+  for (long long K = std::llround(std::ceil(OffMs / Step - 1e-9));
+       K * Step <= OffMs + SpanMs + 1e-9 * Step; ++K) {
+    double X = XOf(TraceStartUs + K * Step * 1000);
+    OS << "<line x1=\"" << num(X) << "\" y1=\"" << PlotBottom << "\" x2=\""
+       << num(X) << "\" y2=\"" << PlotBottom + 5 << "\" stroke=\"#333\"/>\n";
+    OS << "<text class=\"tick\" x=\"" << num(X) << "\" y=\"" << Y
+       << "\" text-anchor=\"middle\" font-size=\"11\">"
+       << fixed(K * Step, Decimals) << "</text>\n";
+  }
+  OS << "</g>\n";
+  Y += 16;
   OS << "<text x=\"" << X0 << "\" y=\"" << Y << "\" font-size=\"11\">"
-     << "0 ms</text>\n";
-  OS << "<text x=\"" << X0 + PlotW << "\" y=\"" << Y
-     << "\" text-anchor=\"end\" font-size=\"11\">" << fixed(Span / 1000, 3)
-     << " ms</text>\n";
+     << "ms from the trace start (GPU span " << fixed(SpanMs, 3)
+     << " ms)</text>\n";
   if (Hidden)
-    OS << "<text x=\"" << X0 + PlotW / 2 << "\" y=\"" << Y
-       << "\" text-anchor=\"middle\" font-size=\"11\">(" << Hidden
+    OS << "<text x=\"" << X0 + PlotW << "\" y=\"" << Y
+       << "\" text-anchor=\"end\" font-size=\"11\">(" << Hidden
        << " less busy stream(s) not shown)</text>\n";
   Y += 24;
   const std::pair<StringRef, StringRef> Legend[] = {
@@ -336,7 +386,8 @@ void renderBreakdownSvg(raw_ostream &OS, const ReportContext &Ctx,
 }
 
 void renderTimelineSvg(raw_ostream &OS, const ReportContext &Ctx) {
-  writeTimeline(OS, Ctx.T, Ctx.AM.get<GpuTimeline>(),
+  writeTimeline(OS, Ctx.T, Ctx.AM.get<GpuTimeline>(), traceStartUs(Ctx.T),
+                collectProfilerSteps(Ctx.T),
                 chartSubject(Ctx) + " — GPU Timeline");
 }
 

@@ -13,9 +13,12 @@ usage: chart_check.py <chart> <file.svg> [expectations...]
              AI = peak / bandwidth (within 1 %) and its flat part to the
              peak; --bw GBPS the slope's bandwidth
   topk       --kernel NAME=PCT ...  bars in this order with their % text
-  timeline   --step LABEL=MS ...  step markers at MS from the trace start
-             (x mapped back through data-x0/-w/-ms); --ticks 0,1,2 tick
-             labels (must be 1-2-5 multiples) at their x positions
+  timeline   --step LABEL=MS ...  step markers (<line class="step">, label
+             = its <title>) at MS from the trace start, x mapped back
+             through the axis group: ms = data-start-ms + (x - data-x0) /
+             data-w * data-ms; --ticks 0.1,0.2 the tick labels, in order;
+             every tick sits at its value and the step between ticks is
+             1, 2 or 5 times a power of ten
 
 Every chart: no two series (fills of the legend / bars / points of
 different series) share a colour. Prints one line per chart; exit 1 with a
@@ -155,8 +158,9 @@ def timeline(root, argv):
     g = [e for e in root.iter(NS + "g") if e.get("id") == "timeline-axis"]
     if not g:
         fail("no timeline-axis group")
-    x0, w, ms = (float(g[0].get(k)) for k in ("data-x0", "data-w", "data-ms"))
-    tx = lambda px: (px - x0) / w * ms
+    x0, w, off, ms = (float(g[0].get(k)) for k in
+                      ("data-x0", "data-w", "data-start-ms", "data-ms"))
+    tx = lambda px: off + (px - x0) / w * ms
     steps = [(title(l), tx(float(l.get("x1"))))
              for l in root.iter(NS + "line") if l.get("class") == "step"]
     want = [s.rsplit("=", 1) for s in args_of(argv, "--step")]
