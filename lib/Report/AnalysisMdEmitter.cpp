@@ -173,6 +173,7 @@ void AnalysisMdEmitter::render(raw_ostream &OS, const ReportContext &Ctx,
   OS << "![Performance breakdown](performance_breakdown.svg)\n\n";
   OS << "![GPU timeline overview](gpu_timeline.svg)\n\n";
   OS << "![Top kernels](top_kernels.svg)\n\n";
+  OS << "![GPU idle by cause](idle_by_cause.svg)\n\n";
   if (std::optional<std::string> Why = rooflineUnavailable(Ctx))
     OS << "_" << *Why << "._\n\n";
   else

@@ -1,7 +1,8 @@
 //===- ChartEmitter.cpp - SVG charts linked from analysis.md --------------===//
 //
 // Self-contained SVG files (no dependency, any browser renders them); the
-// other charts live in Charts/ (roofline.svg, top_kernels.svg):
+// other charts live in Charts/ (roofline.svg, top_kernels.svg,
+// idle_by_cause.svg):
 //   performance_breakdown.svg  the reference's perf plot (§9.1): one stacked
 //                              bar of per-category kernel time, exposed
 //                              communication and non-computing time.
@@ -360,6 +361,12 @@ public:
     if (Error E = writeFileAtomically(
             Ctx.OutputDir, "top_kernels.svg", [&](raw_ostream &OS) {
               renderTopKernelsSvg(OS, Ctx, chartSubject(Ctx) + " — Top Kernels");
+            }))
+      return E;
+    if (Error E = writeFileAtomically(
+            Ctx.OutputDir, "idle_by_cause.svg", [&](raw_ostream &OS) {
+              renderIdleByCauseSvg(OS, Ctx,
+                                   chartSubject(Ctx) + " — GPU Idle by Cause");
             }))
       return E;
     // No arch or no modelled op: no roofline.svg; analysis.md says why.

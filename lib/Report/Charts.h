@@ -36,6 +36,9 @@ std::optional<std::string> rooflineUnavailable(const ReportContext &Ctx);
 /// is nullopt.
 void renderRooflineSvg(llvm::raw_ostream &OS, const ReportContext &Ctx,
                        llvm::StringRef Title);
+/// idle_by_cause.svg (Charts/IdleByCauseChart.cpp).
+void renderIdleByCauseSvg(llvm::raw_ostream &OS, const ReportContext &Ctx,
+                          llvm::StringRef Title);
 /// top_kernels.svg (Charts/TopKernelsChart.cpp).
 void renderTopKernelsSvg(llvm::raw_ostream &OS, const ReportContext &Ctx,
                          llvm::StringRef Title);

@@ -138,6 +138,10 @@ public:
     Svg.clear();
     renderTopKernelsSvg(SvgOS, Ctx, chartSubject(Ctx) + " — Top Kernels");
     Opts.InlineImages["top_kernels.svg"] = {"image/svg+xml", Svg};
+    Svg.clear();
+    renderIdleByCauseSvg(SvgOS, Ctx,
+                         chartSubject(Ctx) + " — GPU Idle by Cause");
+    Opts.InlineImages["idle_by_cause.svg"] = {"image/svg+xml", Svg};
     if (!rooflineUnavailable(Ctx)) {
       Svg.clear();
       renderRooflineSvg(SvgOS, Ctx, chartSubject(Ctx) + " — Roofline");

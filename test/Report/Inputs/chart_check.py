@@ -19,6 +19,9 @@ usage: chart_check.py <chart> <file.svg> [expectations...]
              data-w * data-ms; --ticks 0.1,0.2 the tick labels, in order;
              every tick sits at its value and the step between ticks is
              1, 2 or 5 times a power of ten
+  idle       --cause NAME=MS ...  the stacked causes (<rect class="cause">,
+             data-cause, ms in the title) in this order; --stream LABEL=MS
+             the per-stream idle bars in this order
 
 Every chart: no two series (fills of the legend / bars / points of
 different series) share a colour. Prints one line per chart; exit 1 with a
@@ -188,6 +191,30 @@ def timeline(root, argv):
     return "%d steps, %d ticks" % (len(steps), len(ticks))
 
 
+def idle(root, argv):
+    causes = [(r.get("data-cause"), float(re.search(r": ([0-9.]+) ms", title(r)).group(1)))
+              for r in root.iter(NS + "rect") if r.get("class") == "cause"]
+    want = [c.rsplit("=", 1) for c in args_of(argv, "--cause")]
+    if [c[0] for c in causes] != [w[0] for w in want]:
+        fail("causes %s, expected %s" % ([c[0] for c in causes], [w[0] for w in want]))
+    for (n, ms), (_, wms) in zip(causes, want):
+        if not close(ms, float(wms), 0, 0.0005):
+            fail("%s: %s ms, expected %s" % (n, ms, wms))
+    streams = [title(r).rsplit(": ", 1) for r in root.iter(NS + "rect")
+               if r.get("class") == "stream-idle"]
+    want = [s.rsplit("=", 1) for s in args_of(argv, "--stream")]
+    if [s[0] for s in streams] != [w[0] for w in want]:
+        fail("streams %s, expected %s" % ([s[0] for s in streams], [w[0] for w in want]))
+    for (n, txt), (_, wms) in zip(streams, want):
+        if not close(float(txt.split()[0]), float(wms), 0, 0.0005):
+            fail("%s: %s, expected %s ms" % (n, txt, wms))
+    legend = [r.get("fill").upper() for r in root.iter(NS + "rect")
+              if r.get("class") == "legend"]
+    if len(set(legend)) != len(legend):
+        fail("two legend entries share a colour: %s" % legend)
+    return "%d causes, %d streams" % (len(causes), len(streams))
+
+
 def main():
     if len(sys.argv) < 3:
         fail("usage: chart_check.py <chart> <file.svg> ...")
@@ -197,7 +224,7 @@ def main():
     except (OSError, ET.ParseError) as e:
         fail("%s: %s" % (path, e))
     check = {"breakdown": breakdown, "roofline": roofline, "topk": topk,
-             "timeline": timeline}.get(kind)
+             "timeline": timeline, "idle": idle}.get(kind)
     if check is None:
         fail("unknown chart %s" % kind)
     print("%s: %s" % (kind, check(root, argv)))
