@@ -174,6 +174,9 @@ void AnalysisMdEmitter::render(raw_ostream &OS, const ReportContext &Ctx,
   OS << "![GPU timeline overview](gpu_timeline.svg)\n\n";
   OS << "![Top kernels](top_kernels.svg)\n\n";
   OS << "![GPU idle by cause](idle_by_cause.svg)\n\n";
+  if (hasCompareChart(Ctx))
+    OS << "![Per-category time, trace 1 vs trace 2](compare_categories.svg)"
+          "\n\n";
   if (std::optional<std::string> Why = rooflineUnavailable(Ctx))
     OS << "_" << *Why << "._\n\n";
   else

@@ -2,7 +2,7 @@
 //
 // Self-contained SVG files (no dependency, any browser renders them); the
 // other charts live in Charts/ (roofline.svg, top_kernels.svg,
-// idle_by_cause.svg):
+// idle_by_cause.svg, compare_categories.svg):
 //   performance_breakdown.svg  the reference's perf plot (§9.1): one stacked
 //                              bar of per-category kernel time, exposed
 //                              communication and non-computing time.
@@ -369,6 +369,14 @@ public:
                                    chartSubject(Ctx) + " — GPU Idle by Cause");
             }))
       return E;
+    if (hasCompareChart(Ctx))
+      if (Error E = writeFileAtomically(
+              Ctx.OutputDir, "compare_categories.svg", [&](raw_ostream &OS) {
+                renderCompareSvg(OS, Ctx,
+                                 chartSubject(Ctx) +
+                                     " — Per-Category Time, Trace 1 vs 2");
+              }))
+        return E;
     // No arch or no modelled op: no roofline.svg; analysis.md says why.
     if (rooflineUnavailable(Ctx))
       return Error::success();

@@ -39,6 +39,10 @@ void renderRooflineSvg(llvm::raw_ostream &OS, const ReportContext &Ctx,
 /// idle_by_cause.svg (Charts/IdleByCauseChart.cpp).
 void renderIdleByCauseSvg(llvm::raw_ostream &OS, const ReportContext &Ctx,
                           llvm::StringRef Title);
+/// compare_categories.svg (Charts/CompareChart.cpp): only with --compare.
+bool hasCompareChart(const ReportContext &Ctx);
+void renderCompareSvg(llvm::raw_ostream &OS, const ReportContext &Ctx,
+                      llvm::StringRef Title);
 /// top_kernels.svg (Charts/TopKernelsChart.cpp).
 void renderTopKernelsSvg(llvm::raw_ostream &OS, const ReportContext &Ctx,
                          llvm::StringRef Title);

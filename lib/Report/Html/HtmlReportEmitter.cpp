@@ -142,6 +142,12 @@ public:
     renderIdleByCauseSvg(SvgOS, Ctx,
                          chartSubject(Ctx) + " — GPU Idle by Cause");
     Opts.InlineImages["idle_by_cause.svg"] = {"image/svg+xml", Svg};
+    if (hasCompareChart(Ctx)) {
+      Svg.clear();
+      renderCompareSvg(SvgOS, Ctx,
+                       chartSubject(Ctx) + " — Per-Category Time, Trace 1 vs 2");
+      Opts.InlineImages["compare_categories.svg"] = {"image/svg+xml", Svg};
+    }
     if (!rooflineUnavailable(Ctx)) {
       Svg.clear();
       renderRooflineSvg(SvgOS, Ctx, chartSubject(Ctx) + " — Roofline");

@@ -22,6 +22,8 @@ usage: chart_check.py <chart> <file.svg> [expectations...]
   idle       --cause NAME=MS ...  the stacked causes (<rect class="cause">,
              data-cause, ms in the title) in this order; --stream LABEL=MS
              the per-stream idle bars in this order
+  compare    --cat NAME=MS1,MS2 ...  per category (in this order) the two
+             paired bars' ms (trace 1, trace 2) and the difference text
 
 Every chart: no two series (fills of the legend / bars / points of
 different series) share a colour. Prints one line per chart; exit 1 with a
@@ -215,6 +217,31 @@ def idle(root, argv):
     return "%d causes, %d streams" % (len(causes), len(streams))
 
 
+def compare(root, argv):
+    got = []
+    for g in root.iter(NS + "g"):
+        if g.get("class") != "category":
+            continue
+        sides = {r.get("data-side"): float(re.search(r": ([0-9.]+) ms", title(r)).group(1))
+                 for r in g.iter(NS + "rect")}
+        diff = [t.text for t in g.iter(NS + "text") if t.get("class") == "diff"][0]
+        got.append((g.get("data-category"), sides.get("1"), sides.get("2"), diff))
+    want = [c.rsplit("=", 1) for c in args_of(argv, "--cat")]
+    if [c[0] for c in got] != [w[0] for w in want]:
+        fail("categories %s, expected %s" % ([c[0] for c in got], [w[0] for w in want]))
+    for (n, a, b, d), (_, w) in zip(got, want):
+        wa, wb = map(float, w.split(","))
+        if not close(a, wa, 0, 0.0005) or not close(b, wb, 0, 0.0005):
+            fail("%s: %s / %s ms, expected %s / %s" % (n, a, b, wa, wb))
+        if not close(float(d.split()[0]), wa - wb, 0, 0.0015):
+            fail("%s: difference %s, expected %+.3f" % (n, d, wa - wb))
+    legend = [r.get("fill").upper() for r in root.iter(NS + "rect")
+              if r.get("class") == "legend"]
+    if len(legend) != 2 or legend[0] == legend[1]:
+        fail("legend colours %s" % legend)
+    return "%d categories" % len(got)
+
+
 def main():
     if len(sys.argv) < 3:
         fail("usage: chart_check.py <chart> <file.svg> ...")
@@ -224,7 +251,7 @@ def main():
     except (OSError, ET.ParseError) as e:
         fail("%s: %s" % (path, e))
     check = {"breakdown": breakdown, "roofline": roofline, "topk": topk,
-             "timeline": timeline, "idle": idle}.get(kind)
+             "timeline": timeline, "idle": idle, "compare": compare}.get(kind)
     if check is None:
         fail("unknown chart %s" % kind)
     print("%s: %s" % (kind, check(root, argv)))
