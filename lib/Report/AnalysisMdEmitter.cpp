@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "AnalysisMarkdown.h"
+#include "Charts.h"
 #include "Compare/ComparativeMarkdown.h"
 #include "PItemMarkdown.h"
 #include "Prose.h"
@@ -171,6 +172,15 @@ void AnalysisMdEmitter::render(raw_ostream &OS, const ReportContext &Ctx,
   }
   OS << "![Performance breakdown](performance_breakdown.svg)\n\n";
   OS << "![GPU timeline overview](gpu_timeline.svg)\n\n";
+  OS << "![Top kernels](top_kernels.svg)\n\n";
+  OS << "![GPU idle by cause](idle_by_cause.svg)\n\n";
+  if (hasCompareChart(Ctx))
+    OS << "![Per-category time, trace 1 vs trace 2](compare_categories.svg)"
+          "\n\n";
+  if (std::optional<std::string> Why = rooflineUnavailable(Ctx))
+    OS << "_" << *Why << "._\n\n";
+  else
+    OS << "![Roofline](roofline.svg)\n\n";
   OS << "Trace quality: **" << verdictName(Q.verdict()) << "** ("
      << Q.issues().size()
      << " issue(s); see [Appendix: trace quality](#trace-quality)).\n\n";

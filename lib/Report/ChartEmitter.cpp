@@ -1,20 +1,27 @@
 //===- ChartEmitter.cpp - SVG charts linked from analysis.md --------------===//
 //
-// Two self-contained SVG files (no dependency, any browser renders them):
+// Self-contained SVG files (no dependency, any browser renders them); the
+// other charts live in Charts/ (roofline.svg, top_kernels.svg,
+// idle_by_cause.svg, compare_categories.svg):
 //   performance_breakdown.svg  the reference's perf plot (§9.1): one stacked
-//                              bar of per-category kernel time plus
-//                              non-computing time, legend below.
+//                              bar of per-category kernel time, exposed
+//                              communication and non-computing time.
 //   gpu_timeline.svg           busy / idle / communication / memcpy per time
 //                              bucket, for the whole GPU (exposed view) and
-//                              per stream.
+//                              per stream, with ProfilerStep boundaries and
+//                              1-2-5 ticks in ms from the trace start.
 //
 //===----------------------------------------------------------------------===//
 #include "Charts.h"
+#include "Charts/Palette.h"
+#include "Charts/SvgWriter.h"
 #include "Html/MarkdownHtml.h"
 #include "ReportUtil.h"
 
 #include "tl/Analysis/AnalysisManager.h"
 #include "tl/Analysis/GpuTimeline.h"
+#include "tl/Analysis/ProfilerSteps.h"
+#include "tl/Analysis/TraceStart.h"
 #include "tl/Analysis/WorkloadInfo.h"
 #include "tl/IR/Trace.h"
 #include "tl/Report/ReportEmitters.h"
@@ -25,6 +32,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 
 using namespace llvm;
@@ -32,25 +40,18 @@ using namespace llvm;
 namespace tl {
 namespace {
 
-const char *const Palette[] = {"#e74c3c", "#e67e22", "#f1c40f", "#2ecc71",
-                               "#9b59b6", "#1abc9c", "#e84393", "#3498db"};
-constexpr StringLiteral NonComputing = "#aab7c4";
-constexpr StringLiteral CompColor = "#3498db", CommColor = "#e67e22",
-                        CopyColor = "#2ecc71", IdleColor = "#ecf0f1";
+constexpr StringLiteral CompColor = palette::Computation,
+                        CommColor = palette::Communication,
+                        CopyColor = palette::Memcpy, IdleColor = palette::Idle;
 
-std::string num(double V) { return fixed(V, 2); }
+std::string num(double V) { return svgNum(V); }
 
-void svgBegin(raw_ostream &OS, int W, int H, StringRef Title) {
-  OS << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
-  OS << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << W
-     << "\" height=\"" << H << "\" viewBox=\"0 0 " << W << " " << H
-     << "\" font-family=\"DejaVu Sans, Arial, sans-serif\">\n";
-  OS << "<title>" << htmlText(Title) << "</title>\n";
-  OS << "<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n";
-}
-
-/// Segments of the breakdown bar: compute categories by kernel time, then
-/// the rest of E2E as non-computing time (§9.1).
+/// Segments of the breakdown bar: compute categories by kernel time (the
+/// palette's size at most, the smallest beyond it grouped as "Other"), the
+/// exposed communication time in its own colour, then the rest of E2E as
+/// non-computing time (§9.1). A category of communication ops
+/// (record_param_comms, whose kernels are the collectives) is not a compute
+/// category: its time is the communication segment's.
 struct Segment {
   std::string Label;
   double Ms;
@@ -60,24 +61,36 @@ struct Segment {
 std::vector<Segment> breakdown(const ReportModel &M) {
   std::vector<const CategoryInfo *> Cats;
   for (const CategoryInfo &C : M.categories())
-    if (C.GpuKernelTimeMs > 0)
+    if (C.GpuKernelTimeMs > 0 && C.Key != "record_param_comms")
       Cats.push_back(&C);
   std::stable_sort(Cats.begin(), Cats.end(),
                    [](const CategoryInfo *A, const CategoryInfo *B) {
                      return A->GpuKernelTimeMs > B->GpuKernelTimeMs;
                    });
+  ArrayRef<StringLiteral> Colors = palette::categorical();
+  size_t Named = Cats.size() > Colors.size() ? Colors.size() - 1 : Cats.size();
   std::vector<Segment> S;
-  double Sum = 0;
+  double Sum = 0, OtherMs = 0;
   for (size_t I = 0; I < Cats.size(); ++I) {
+    Sum += Cats[I]->GpuKernelTimeMs;
+    if (I >= Named) {
+      OtherMs += Cats[I]->GpuKernelTimeMs;
+      continue;
+    }
     std::string L = Cats[I]->Key;
     if (!L.empty())
       L[0] = toUpper(L[0]);
-    S.push_back({L, Cats[I]->GpuKernelTimeMs, Palette[I % 8]});
-    Sum += Cats[I]->GpuKernelTimeMs;
+    S.push_back({L, Cats[I]->GpuKernelTimeMs, Colors[I].str()});
   }
-  double Rest = M.utilization().TotalMs - Sum;
+  if (OtherMs > 0)
+    S.push_back({"Other categories", OtherMs, palette::Other.str()});
+  const Utilization &U = M.utilization();
+  double CommMs = U.TotalMs * U.ExposedCommPct / 100;
+  if (CommMs > 0)
+    S.push_back({"Communication", CommMs, palette::Communication.str()});
+  double Rest = U.TotalMs - Sum - std::max(0.0, CommMs);
   if (Rest > 0)
-    S.push_back({"Non-computing", Rest, NonComputing.str()});
+    S.push_back({"Non-computing", Rest, palette::NonComputing.str()});
   return S;
 }
 
@@ -149,6 +162,7 @@ double overlap(ArrayRef<Interval> Iv, double A, double B) {
 }
 
 void writeTimeline(raw_ostream &OS, const Trace &T, const GpuTimeline &TL,
+                   double TraceStartUs, ArrayRef<ProfilerStep> Steps,
                    StringRef Title) {
   constexpr unsigned Buckets = 120, MaxStreams = 16;
   const int W = 1200, X0 = 170, PlotW = W - X0 - 30, RowH = 22, Top = 60;
@@ -203,7 +217,7 @@ void writeTimeline(raw_ostream &OS, const Trace &T, const GpuTimeline &TL,
   size_t Hidden = Rows.size() > MaxStreams ? Rows.size() - MaxStreams : 0;
   Rows.resize(std::min<size_t>(Rows.size(), MaxStreams));
 
-  int H = Top + (Rows.size() + 1) * (RowH + 6) + 90;
+  int H = Top + (Rows.size() + 1) * (RowH + 6) + 106;
   svgBegin(OS, W, H, Title);
   // Adjacent bucket columns must not show anti-aliasing seams.
   OS << "<g shape-rendering=\"crispEdges\">\n";
@@ -258,15 +272,60 @@ void writeTimeline(raw_ostream &OS, const Trace &T, const GpuTimeline &TL,
       Column(Y, B, R->Kind[0][B] / BW, R->Kind[1][B] / BW,
              R->Kind[2][B] / BW);
   }
+  // Step boundaries inside the plotted span, dashed over every row.
+  auto XOf = [&](double Us) { return X0 + (Us - Start) / Span * PlotW; };
+  int PlotBottom = Y + RowH;
+  auto Marker = [&](double Us, const std::string &Label, StringRef Short) {
+    if (Us < Start || Us > Start + Span)
+      return;
+    double X = XOf(Us);
+    OS << "<line class=\"step\" x1=\"" << num(X) << "\" y1=\"" << Top - 6
+       << "\" x2=\"" << num(X) << "\" y2=\"" << PlotBottom
+       << "\" stroke=\"#333\" stroke-dasharray=\"4,3\"><title>"
+       << htmlText(Label) << "</title></line>\n";
+    OS << "<text x=\"" << num(X + 3) << "\" y=\"" << Top - 8
+       << "\" font-size=\"10\">" << htmlText(Short) << "</text>\n";
+  };
+  for (const ProfilerStep &St : Steps) {
+    std::string N = St.Number >= 0 ? std::to_string(St.Number) : "?";
+    Marker(St.Start, "ProfilerStep#" + N, "#" + N);
+  }
+  if (!Steps.empty()) {
+    std::string N =
+        Steps.back().Number >= 0 ? std::to_string(Steps.back().Number) : "?";
+    Marker(Steps.back().End, "end of ProfilerStep#" + N, "end #" + N);
+  }
+  // Ticks: 1-2-5 steps in ms from the trace start, about six over the span.
   Y += RowH + 22;
+  double OffMs = (Start - TraceStartUs) / 1000, SpanMs = Span / 1000;
+  double Raw = SpanMs / 6, Mag = std::pow(10.0, std::floor(std::log10(Raw)));
+  double Step = 10 * Mag;
+  for (double M : {1.0, 2.0, 5.0})
+    if (M * Mag >= Raw * (1 - 1e-9)) {
+      Step = M * Mag;
+      break;
+    }
+  int Decimals = std::max(0, int(-std::floor(std::log10(Step) + 1e-9)));
+  OS << "<g id=\"timeline-axis\" data-x0=\"" << X0 << "\" data-w=\"" << PlotW
+     << "\" data-start-ms=\"" << fixed(OffMs, 6) << "\" data-ms=\""
+     << fixed(SpanMs, 6) << "\">\n";
+  for (long long K = std::llround(std::ceil(OffMs / Step - 1e-9));
+       K * Step <= OffMs + SpanMs + 1e-9 * Step; ++K) {
+    double X = XOf(TraceStartUs + K * Step * 1000);
+    OS << "<line x1=\"" << num(X) << "\" y1=\"" << PlotBottom << "\" x2=\""
+       << num(X) << "\" y2=\"" << PlotBottom + 5 << "\" stroke=\"#333\"/>\n";
+    OS << "<text class=\"tick\" x=\"" << num(X) << "\" y=\"" << Y
+       << "\" text-anchor=\"middle\" font-size=\"11\">"
+       << fixed(K * Step, Decimals) << "</text>\n";
+  }
+  OS << "</g>\n";
+  Y += 16;
   OS << "<text x=\"" << X0 << "\" y=\"" << Y << "\" font-size=\"11\">"
-     << "0 ms</text>\n";
-  OS << "<text x=\"" << X0 + PlotW << "\" y=\"" << Y
-     << "\" text-anchor=\"end\" font-size=\"11\">" << fixed(Span / 1000, 3)
-     << " ms</text>\n";
+     << "ms from the trace start (GPU span " << fixed(SpanMs, 3)
+     << " ms)</text>\n";
   if (Hidden)
-    OS << "<text x=\"" << X0 + PlotW / 2 << "\" y=\"" << Y
-       << "\" text-anchor=\"middle\" font-size=\"11\">(" << Hidden
+    OS << "<text x=\"" << X0 + PlotW << "\" y=\"" << Y
+       << "\" text-anchor=\"end\" font-size=\"11\">(" << Hidden
        << " less busy stream(s) not shown)</text>\n";
   Y += 24;
   const std::pair<StringRef, StringRef> Legend[] = {
@@ -285,12 +344,6 @@ void writeTimeline(raw_ostream &OS, const Trace &T, const GpuTimeline &TL,
   OS << "</g>\n</svg>\n";
 }
 
-std::string chartSubject(const ReportContext &Ctx) {
-  const WorkloadInfo &W = Ctx.AM.get<WorkloadInfo>();
-  const auto &Arch = Ctx.AM.options().Arch;
-  return W.title() + " on " + (Arch ? Arch->Name : "GPU");
-}
-
 class ChartEmitter final : public Emitter {
 public:
   StringRef name() const override { return "charts"; }
@@ -301,13 +354,46 @@ public:
               renderBreakdownSvg(OS, Ctx, M);
             }))
       return E;
+    if (Error E = writeFileAtomically(
+            Ctx.OutputDir, "gpu_timeline.svg",
+            [&](raw_ostream &OS) { renderTimelineSvg(OS, Ctx); }))
+      return E;
+    if (Error E = writeFileAtomically(
+            Ctx.OutputDir, "top_kernels.svg", [&](raw_ostream &OS) {
+              renderTopKernelsSvg(OS, Ctx, chartSubject(Ctx) + " — Top Kernels");
+            }))
+      return E;
+    if (Error E = writeFileAtomically(
+            Ctx.OutputDir, "idle_by_cause.svg", [&](raw_ostream &OS) {
+              renderIdleByCauseSvg(OS, Ctx,
+                                   chartSubject(Ctx) + " — GPU Idle by Cause");
+            }))
+      return E;
+    if (hasCompareChart(Ctx))
+      if (Error E = writeFileAtomically(
+              Ctx.OutputDir, "compare_categories.svg", [&](raw_ostream &OS) {
+                renderCompareSvg(OS, Ctx,
+                                 chartSubject(Ctx) +
+                                     " — Per-Category Time, Trace 1 vs 2");
+              }))
+        return E;
+    // No arch or no modelled op: no roofline.svg; analysis.md says why.
+    if (rooflineUnavailable(Ctx))
+      return Error::success();
     return writeFileAtomically(
-        Ctx.OutputDir, "gpu_timeline.svg",
-        [&](raw_ostream &OS) { renderTimelineSvg(OS, Ctx); });
+        Ctx.OutputDir, "roofline.svg", [&](raw_ostream &OS) {
+          renderRooflineSvg(OS, Ctx, chartSubject(Ctx) + " — Roofline");
+        });
   }
 };
 
 } // namespace
+
+std::string chartSubject(const ReportContext &Ctx) {
+  const WorkloadInfo &W = Ctx.AM.get<WorkloadInfo>();
+  const auto &Arch = Ctx.AM.options().Arch;
+  return W.title() + " on " + (Arch ? Arch->Name : "GPU");
+}
 
 void renderBreakdownSvg(raw_ostream &OS, const ReportContext &Ctx,
                         const ReportModel &M) {
@@ -315,7 +401,8 @@ void renderBreakdownSvg(raw_ostream &OS, const ReportContext &Ctx,
 }
 
 void renderTimelineSvg(raw_ostream &OS, const ReportContext &Ctx) {
-  writeTimeline(OS, Ctx.T, Ctx.AM.get<GpuTimeline>(),
+  writeTimeline(OS, Ctx.T, Ctx.AM.get<GpuTimeline>(), traceStartUs(Ctx.T),
+                collectProfilerSteps(Ctx.T),
                 chartSubject(Ctx) + " — GPU Timeline");
 }
 

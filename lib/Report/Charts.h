@@ -1,11 +1,16 @@
 //===- Charts.h - The report's SVG charts -----------------------*- C++ -*-===//
 //
 // Private to lib/Report: the charts ChartEmitter writes as files, for other
-// emitters that embed them (analysis.html inlines both).
+// emitters that embed them (analysis.html inlines them).
 //
 //===----------------------------------------------------------------------===//
 #ifndef TL_LIB_REPORT_CHARTS_H
 #define TL_LIB_REPORT_CHARTS_H
+
+#include "llvm/ADT/StringRef.h"
+
+#include <optional>
+#include <string>
 
 namespace llvm {
 class raw_ostream;
@@ -21,6 +26,26 @@ void renderBreakdownSvg(llvm::raw_ostream &OS, const ReportContext &Ctx,
                         const ReportModel &M);
 /// gpu_timeline.svg: busy / idle / communication / memcpy per time bucket.
 void renderTimelineSvg(llvm::raw_ostream &OS, const ReportContext &Ctx);
+
+/// "<workload> on <arch>": the subject of every chart title.
+std::string chartSubject(const ReportContext &Ctx);
+
+/// Why there is no roofline.svg (one line), or nullopt when there is one.
+std::optional<std::string> rooflineUnavailable(const ReportContext &Ctx);
+/// roofline.svg (Charts/RooflineChart.cpp); only when rooflineUnavailable
+/// is nullopt.
+void renderRooflineSvg(llvm::raw_ostream &OS, const ReportContext &Ctx,
+                       llvm::StringRef Title);
+/// idle_by_cause.svg (Charts/IdleByCauseChart.cpp).
+void renderIdleByCauseSvg(llvm::raw_ostream &OS, const ReportContext &Ctx,
+                          llvm::StringRef Title);
+/// compare_categories.svg (Charts/CompareChart.cpp): only with --compare.
+bool hasCompareChart(const ReportContext &Ctx);
+void renderCompareSvg(llvm::raw_ostream &OS, const ReportContext &Ctx,
+                      llvm::StringRef Title);
+/// top_kernels.svg (Charts/TopKernelsChart.cpp).
+void renderTopKernelsSvg(llvm::raw_ostream &OS, const ReportContext &Ctx,
+                         llvm::StringRef Title);
 
 } // namespace tl
 

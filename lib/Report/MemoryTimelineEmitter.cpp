@@ -9,6 +9,7 @@
 // drawing only (per pixel column its first, lowest, highest and last point).
 //
 //===----------------------------------------------------------------------===//
+#include "Charts/Palette.h"
 #include "Html/MarkdownHtml.h"
 
 #include "tl/Analysis/AnalysisManager.h"
@@ -254,7 +255,8 @@ void writeSvg(raw_ostream &OS, const Trace &T, const MemoryTimeline &M) {
         continue;
       std::vector<size_t> Keep = downsample(*D, T0, Span, PlotW, Reserved);
       OS << "<path fill=\"none\" stroke=\""
-         << (Reserved ? "#e67e22" : "#3498db") << "\" stroke-width=\"1.5\" d=\"";
+         << (Reserved ? palette::categorical()[1] : palette::categorical()[0])
+         << "\" stroke-width=\"1.5\" d=\"";
       bool First = true;
       for (size_t I : Keep) {
         const MemPoint &P = D->Points[I];
@@ -271,12 +273,14 @@ void writeSvg(raw_ostream &OS, const Trace &T, const MemoryTimeline &M) {
     const MemPoint &Pk = D->peak();
     OS << "<circle cx=\"" << num(X(Pk.Ts)) << "\" cy=\""
        << num(Y(double(D->PeakAllocated)))
-       << "\" r=\"4\" fill=\"#c0392b\"><title>peak "
+       << "\" r=\"4\" fill=\"" << palette::categorical()[6]
+       << "\"><title>peak "
        << D->PeakAllocated << " bytes in " << htmlText(Pk.Owner.Display)
        << "</title></circle>\n";
     OS << "<text x=\"" << num(std::min(X(Pk.Ts) + 6, double(X0 + PlotW - 200)))
        << "\" y=\"" << num(Y(double(D->PeakAllocated)) - 6)
-       << "\" font-size=\"11\" fill=\"#c0392b\">peak "
+       << "\" font-size=\"11\" fill=\""
+       << palette::categorical()[6] << "\">peak "
        << num(double(D->PeakAllocated) / double(1ull << 30)) << " GiB</text>\n";
     Top += PlotH + 70;
   }

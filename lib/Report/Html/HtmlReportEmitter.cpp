@@ -135,6 +135,24 @@ public:
     Svg.clear();
     renderTimelineSvg(SvgOS, Ctx);
     Opts.InlineImages["gpu_timeline.svg"] = {"image/svg+xml", Svg};
+    Svg.clear();
+    renderTopKernelsSvg(SvgOS, Ctx, chartSubject(Ctx) + " — Top Kernels");
+    Opts.InlineImages["top_kernels.svg"] = {"image/svg+xml", Svg};
+    Svg.clear();
+    renderIdleByCauseSvg(SvgOS, Ctx,
+                         chartSubject(Ctx) + " — GPU Idle by Cause");
+    Opts.InlineImages["idle_by_cause.svg"] = {"image/svg+xml", Svg};
+    if (hasCompareChart(Ctx)) {
+      Svg.clear();
+      renderCompareSvg(SvgOS, Ctx,
+                       chartSubject(Ctx) + " — Per-Category Time, Trace 1 vs 2");
+      Opts.InlineImages["compare_categories.svg"] = {"image/svg+xml", Svg};
+    }
+    if (!rooflineUnavailable(Ctx)) {
+      Svg.clear();
+      renderRooflineSvg(SvgOS, Ctx, chartSubject(Ctx) + " — Roofline");
+      Opts.InlineImages["roofline.svg"] = {"image/svg+xml", Svg};
+    }
     Opts.CollapsibleSection = "Detailed Analysis";
     for (Tier T : {Tier::Compute, Tier::Fusion, Tier::System})
       for (const PItem &P : M.items(T))

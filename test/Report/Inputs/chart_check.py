@@ -1,0 +1,261 @@
+"""Check the content of the report's SVG charts (stdlib xml.etree only).
+
+usage: chart_check.py <chart> <file.svg> [expectations...]
+
+  breakdown  --seg LABEL=MS ...   segments (<title>LABEL: MS ms</title>) in
+             this order, within 0.0005 ms; --comm requires the
+             communication colour on the "Communication" segment
+  roofline   --point AI,TFLOPS ...  op points: (cx, cy) mapped back through
+             the plot's documented log10 transform (data-x0/-y0/-w/-h,
+             data-log-x/-log-y) equal the hand-worked intensity and
+             throughput within 1 % (coordinates have two decimals);
+             --knee SPEC=AI ...  each roof's middle vertex maps back to
+             AI = peak / bandwidth (within 1 %) and its flat part to the
+             peak; --bw GBPS the slope's bandwidth
+  topk       --kernel NAME=PCT ...  bars in this order with their % text
+  timeline   --step LABEL=MS ...  step markers (<line class="step">, label
+             = its <title>) at MS from the trace start, x mapped back
+             through the axis group: ms = data-start-ms + (x - data-x0) /
+             data-w * data-ms; --ticks 0.1,0.2 the tick labels, in order;
+             every tick sits at its value and the step between ticks is
+             1, 2 or 5 times a power of ten
+  idle       --cause NAME=MS ...  the stacked causes (<rect class="cause">,
+             data-cause, ms in the title) in this order; --stream LABEL=MS
+             the per-stream idle bars in this order
+  compare    --cat NAME=MS1,MS2 ...  per category (in this order) the two
+             paired bars' ms (trace 1, trace 2) and the difference text
+
+Every chart: no two series (fills of the legend / bars / points of
+different series) share a colour. Prints one line per chart; exit 1 with a
+message on stderr at the first failed check.
+"""
+import math
+import re
+import sys
+import xml.etree.ElementTree as ET
+
+NS = "{http://www.w3.org/2000/svg}"
+COMM = "#D55E00"
+
+
+def fail(msg):
+    sys.stderr.write("chart_check: " + msg + "\n")
+    sys.exit(1)
+
+
+def close(a, b, rel=0.01, absol=0.0):
+    return abs(a - b) <= max(absol, rel * abs(b))
+
+
+def args_of(argv, flag):
+    out = []
+    for i, a in enumerate(argv):
+        if a == flag:
+            out.append(argv[i + 1])
+    return out
+
+
+def title(el):
+    t = el.find(NS + "title")
+    return t.text if t is not None else None
+
+
+def breakdown(root, argv):
+    segs = []
+    for r in root.iter(NS + "rect"):
+        t = title(r)
+        if t is None:
+            continue
+        m = re.fullmatch(r"(.*): ([0-9.]+) ms", t)
+        if not m:
+            fail("segment title not 'LABEL: MS ms': %r" % t)
+        segs.append((m.group(1), float(m.group(2)), r.get("fill")))
+    want = [s.split("=") for s in args_of(argv, "--seg")]
+    if [s[0] for s in segs] != [w[0] for w in want]:
+        fail("segments %s, expected %s" % ([s[0] for s in segs], [w[0] for w in want]))
+    for (label, ms, _), (_, wms) in zip(segs, want):
+        if not close(ms, float(wms), 0, 0.0005):
+            fail("%s: %s ms, expected %s" % (label, ms, wms))
+    fills = [s[2].upper() for s in segs]
+    if len(set(fills)) != len(fills):
+        fail("two segments share a colour: %s" % fills)
+    if "--comm" in argv:
+        comm = [s for s in segs if s[0] == "Communication"]
+        if not comm or comm[0][2].upper() != COMM:
+            fail("no Communication segment in %s" % COMM)
+    elif COMM in fills:
+        fail("communication colour without communication")
+    return "%d segments" % len(segs)
+
+
+def plot_transform(g):
+    x0, y0 = float(g.get("data-x0")), float(g.get("data-y0"))
+    w, h = float(g.get("data-w")), float(g.get("data-h"))
+    xlo, xhi = map(float, g.get("data-log-x").split())
+    ylo, yhi = map(float, g.get("data-log-y").split())
+    fx = lambda px: 10 ** (xlo + (px - x0) / w * (xhi - xlo))
+    fy = lambda py: 10 ** (ylo + (y0 + h - py) / h * (yhi - ylo))
+    return fx, fy
+
+
+def roofline(root, argv):
+    g = [e for e in root.iter(NS + "g") if e.get("id") == "roofline-plot"]
+    if not g:
+        fail("no roofline-plot group")
+    fx, fy = plot_transform(g[0])
+    pts = [(fx(float(c.get("cx"))), fy(float(c.get("cy"))), c.get("fill"))
+           for c in g[0].iter(NS + "circle")]
+    want = [tuple(map(float, p.split(","))) for p in args_of(argv, "--point")]
+    if len(pts) != len(want):
+        fail("%d points, expected %d" % (len(pts), len(want)))
+    for (x, y, _), (wx, wy) in zip(pts, want):
+        if not close(x, wx) or not close(y, wy):
+            fail("point (%g, %g), expected (%g, %g)" % (x, y, wx, wy))
+    roofs = {p.get("data-spec"): p for p in g[0].iter(NS + "polyline")}
+    bw = float(args_of(argv, "--bw")[0]) if "--bw" in argv else None
+    for k in args_of(argv, "--knee"):
+        spec, ai = k.split("=")
+        if spec not in roofs:
+            fail("no roof %s (have %s)" % (spec, sorted(roofs)))
+        p = roofs[spec]
+        v = [tuple(map(float, xy.split(","))) for xy in p.get("points").split()]
+        if len(v) != 3:
+            fail("roof %s has %d vertices" % (spec, len(v)))
+        peak = float(p.get("data-peak-tflops"))
+        if not close(fx(v[1][0]), float(ai)):
+            fail("%s knee at %g, expected %s" % (spec, fx(v[1][0]), ai))
+        if not close(fy(v[1][1]), peak) or not close(fy(v[2][1]), peak):
+            fail("%s ceiling not at %g" % (spec, peak))
+        if bw is not None and not close(fy(v[0][1]) / fx(v[0][0]), bw / 1000):
+            fail("%s slope is not %g GB/s" % (spec, bw))
+    if len(roofs) != len(args_of(argv, "--knee")):
+        fail("roofs %s" % sorted(roofs))
+    # Series = categories: a legend colour per category, none shared.
+    legend = [r.get("fill").upper() for r in root.iter(NS + "rect")
+              if r.get("class") == "legend"]
+    if len(set(legend)) != len(legend):
+        fail("two legend entries share a colour: %s" % legend)
+    for _, _, f in pts:
+        if f.upper() not in legend:
+            fail("point colour %s not in the legend" % f)
+    return "%d points, %d roofs" % (len(pts), len(roofs))
+
+
+def topk(root, argv):
+    got = []
+    for g in root.iter(NS + "g"):
+        if g.get("class") != "kernel":
+            continue
+        name = title(g).rsplit(": ", 1)[0]
+        val = [t for t in g.iter(NS + "text") if t.get("class") == "value"][0].text
+        m = re.search(r"\(([0-9.]+)%\)", val)
+        got.append((name, float(m.group(1))))
+    want = [k.rsplit("=", 1) for k in args_of(argv, "--kernel")]
+    if [g[0] for g in got] != [w[0] for w in want]:
+        fail("kernels %s, expected %s" % ([g[0] for g in got], [w[0] for w in want]))
+    for (n, p), (_, wp) in zip(got, want):
+        if not close(p, float(wp), 0, 0.05):
+            fail("%s: %s%%, expected %s%%" % (n, p, wp))
+    return "%d kernels" % len(got)
+
+
+def timeline(root, argv):
+    g = [e for e in root.iter(NS + "g") if e.get("id") == "timeline-axis"]
+    if not g:
+        fail("no timeline-axis group")
+    x0, w, off, ms = (float(g[0].get(k)) for k in
+                      ("data-x0", "data-w", "data-start-ms", "data-ms"))
+    tx = lambda px: off + (px - x0) / w * ms
+    steps = [(title(l), tx(float(l.get("x1"))))
+             for l in root.iter(NS + "line") if l.get("class") == "step"]
+    want = [s.rsplit("=", 1) for s in args_of(argv, "--step")]
+    if [s[0] for s in steps] != [w[0] for w in want]:
+        fail("steps %s, expected %s" % ([s[0] for s in steps], [w[0] for w in want]))
+    for (n, at), (_, wat) in zip(steps, want):
+        if not close(at, float(wat), 0, 0.0005):
+            fail("%s at %g ms, expected %s" % (n, at, wat))
+    ticks = [(t.text, tx(float(t.get("x")))) for t in root.iter(NS + "text")
+             if t.get("class") == "tick"]
+    if "--ticks" in argv:
+        want = args_of(argv, "--ticks")[0].split(",")
+        if [t[0] for t in ticks] != want:
+            fail("ticks %s, expected %s" % ([t[0] for t in ticks], want))
+    for text, at in ticks:
+        v = float(text)
+        if v:
+            mant = v / 10 ** math.floor(math.log10(v) + 1e-9)
+            step = float(ticks[1][0]) - float(ticks[0][0])
+            sm = step / 10 ** math.floor(math.log10(step) + 1e-9)
+            if not any(close(sm, c, 0.001) for c in (1, 2, 5)):
+                fail("tick step %g is not 1-2-5" % step)
+        if not close(at, v, 0, 0.0005 + ms * 1e-4):
+            fail("tick %s at %g ms" % (text, at))
+    return "%d steps, %d ticks" % (len(steps), len(ticks))
+
+
+def idle(root, argv):
+    causes = [(r.get("data-cause"), float(re.search(r": ([0-9.]+) ms", title(r)).group(1)))
+              for r in root.iter(NS + "rect") if r.get("class") == "cause"]
+    want = [c.rsplit("=", 1) for c in args_of(argv, "--cause")]
+    if [c[0] for c in causes] != [w[0] for w in want]:
+        fail("causes %s, expected %s" % ([c[0] for c in causes], [w[0] for w in want]))
+    for (n, ms), (_, wms) in zip(causes, want):
+        if not close(ms, float(wms), 0, 0.0005):
+            fail("%s: %s ms, expected %s" % (n, ms, wms))
+    streams = [title(r).rsplit(": ", 1) for r in root.iter(NS + "rect")
+               if r.get("class") == "stream-idle"]
+    want = [s.rsplit("=", 1) for s in args_of(argv, "--stream")]
+    if [s[0] for s in streams] != [w[0] for w in want]:
+        fail("streams %s, expected %s" % ([s[0] for s in streams], [w[0] for w in want]))
+    for (n, txt), (_, wms) in zip(streams, want):
+        if not close(float(txt.split()[0]), float(wms), 0, 0.0005):
+            fail("%s: %s, expected %s ms" % (n, txt, wms))
+    legend = [r.get("fill").upper() for r in root.iter(NS + "rect")
+              if r.get("class") == "legend"]
+    if len(set(legend)) != len(legend):
+        fail("two legend entries share a colour: %s" % legend)
+    return "%d causes, %d streams" % (len(causes), len(streams))
+
+
+def compare(root, argv):
+    got = []
+    for g in root.iter(NS + "g"):
+        if g.get("class") != "category":
+            continue
+        sides = {r.get("data-side"): float(re.search(r": ([0-9.]+) ms", title(r)).group(1))
+                 for r in g.iter(NS + "rect")}
+        diff = [t.text for t in g.iter(NS + "text") if t.get("class") == "diff"][0]
+        got.append((g.get("data-category"), sides.get("1"), sides.get("2"), diff))
+    want = [c.rsplit("=", 1) for c in args_of(argv, "--cat")]
+    if [c[0] for c in got] != [w[0] for w in want]:
+        fail("categories %s, expected %s" % ([c[0] for c in got], [w[0] for w in want]))
+    for (n, a, b, d), (_, w) in zip(got, want):
+        wa, wb = map(float, w.split(","))
+        if not close(a, wa, 0, 0.0005) or not close(b, wb, 0, 0.0005):
+            fail("%s: %s / %s ms, expected %s / %s" % (n, a, b, wa, wb))
+        if not close(float(d.split()[0]), wa - wb, 0, 0.0015):
+            fail("%s: difference %s, expected %+.3f" % (n, d, wa - wb))
+    legend = [r.get("fill").upper() for r in root.iter(NS + "rect")
+              if r.get("class") == "legend"]
+    if len(legend) != 2 or legend[0] == legend[1]:
+        fail("legend colours %s" % legend)
+    return "%d categories" % len(got)
+
+
+def main():
+    if len(sys.argv) < 3:
+        fail("usage: chart_check.py <chart> <file.svg> ...")
+    kind, path, argv = sys.argv[1], sys.argv[2], sys.argv[3:]
+    try:
+        root = ET.parse(path).getroot()
+    except (OSError, ET.ParseError) as e:
+        fail("%s: %s" % (path, e))
+    check = {"breakdown": breakdown, "roofline": roofline, "topk": topk,
+             "timeline": timeline, "idle": idle, "compare": compare}.get(kind)
+    if check is None:
+        fail("unknown chart %s" % kind)
+    print("%s: %s" % (kind, check(root, argv)))
+
+
+if __name__ == "__main__":
+    main()
