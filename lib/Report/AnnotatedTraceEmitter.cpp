@@ -5,7 +5,10 @@
 //  * one thread-scoped instant per (finding, event it points at), on that
 //    event's pid/tid at its ts, named after the finding;
 //  * a "tl analysis" process (a pid no event uses) with three counter
-//    tracks: GPU busy, exposed communication, queue depth (TraceCounters.h).
+//    tracks: GPU busy, exposed communication, queue depth (TraceCounters.h);
+//  * each step's critical path (CriticalPath.h) as one chain of flow
+//    arrows, category "tl.critical_path", from each event the path charges
+//    time to to the next one, at the instant the path hands over.
 // gzip level 1: the copy of a large trace is what this output costs.
 // Opt-in (--annotated-trace): the driver adds it to the emitters.
 //
@@ -13,6 +16,7 @@
 #include "TraceCounters.h"
 
 #include "tl/Analysis/AnalysisManager.h"
+#include "tl/Analysis/CriticalPath.h"
 #include "tl/IR/MemoryEvent.h"
 #include "tl/IR/Trace.h"
 #include "tl/Input/TraceSplice.h"
@@ -136,6 +140,50 @@ void writeCounter(AnnotationWriter &W, int64_t Pid, StringRef Name,
   }
 }
 
+/// One end of a flow arrow: on E's thread at Ts, clamped into E so that
+/// the viewer binds it to E's slice ("f" binds to its enclosing slice).
+void writeFlowEnd(AnnotationWriter &W, const Trace &T, EventId E, double Ts,
+                  char Ph, uint64_t Id, int64_t Step) {
+  const Track &Tr = T.trackInfo(T.track(E));
+  raw_ostream &O = W.next();
+  O << "{\"ph\":\"" << Ph << "\",\"cat\":\"tl.critical_path\","
+    << "\"name\":\"critical path\",\"id\":" << Id << ",\"pid\":";
+  writeTrackPart(O, T, Tr.Pid);
+  O << ",\"tid\":";
+  writeTrackPart(O, T, Tr.Tid);
+  O << ",\"ts\":";
+  writeNumber(O, std::clamp(Ts, T.ts(E), T.ts(E) + T.dur(E)));
+  if (Ph == 'f')
+    O << ",\"bp\":\"e\"";
+  O << ",\"args\":{\"step\":" << Step << "}}";
+}
+
+/// Per window, an arrow from each event the path charges time to to the
+/// next different one. Each end sits in the middle of a segment charged to
+/// its event (clamped into the event): at a hand-over instant the next
+/// event has often just begun inside the previous one, and the viewer would
+/// bind both ends to the inner slice.
+void writeCriticalPathFlows(AnnotationWriter &W, const Trace &T,
+                            const CriticalPath &CP) {
+  uint64_t Id = 0;
+  for (const CpWindow &Win : CP.windows()) {
+    EventId Prev = NoEvent;
+    double PrevMid = 0;
+    for (const CpSegment &S : Win.Segments) {
+      if (S.Event == NoEvent)
+        continue;
+      double Mid = (S.Start + S.End) / 2;
+      if (S.Event != Prev && Prev != NoEvent) {
+        ++Id;
+        writeFlowEnd(W, T, Prev, PrevMid, 's', Id, Win.Step);
+        writeFlowEnd(W, T, S.Event, Mid, 'f', Id, Win.Step);
+      }
+      Prev = S.Event;
+      PrevMid = Mid;
+    }
+  }
+}
+
 void writeAnnotations(raw_ostream &OS, bool NeedComma,
                       const ReportContext &Ctx, const ReportModel &M,
                       const TraceCounters &C) {
@@ -187,6 +235,7 @@ void writeAnnotations(raw_ostream &OS, bool NeedComma,
   writeCounter(W, Pid, "GPU busy", C.GpuBusy);
   writeCounter(W, Pid, "exposed communication", C.ExposedComm);
   writeCounter(W, Pid, "queue depth", C.QueueDepth);
+  writeCriticalPathFlows(W, T, Ctx.AM.get<CriticalPath>());
   OS << "\n";
 }
 

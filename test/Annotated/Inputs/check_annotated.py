@@ -92,7 +92,13 @@ def by_kind(added):
     meta = [e for e in added if e.get("ph") == "M"]
     inst = [e for e in added if e.get("ph") == "i"]
     ctr = [e for e in added if e.get("ph") == "C"]
-    if len(meta) + len(inst) + len(ctr) != len(added):
+    # The critical path's arrows (checked in critical-path-flows.test):
+    # pairs of 's' and 'f' with one id.
+    flow = [e for e in added if e.get("cat") == "tl.critical_path"]
+    if [e.get("ph") for e in flow] != ["s", "f"] * (len(flow) // 2) or \
+            any(a["id"] != b["id"] for a, b in zip(flow[0::2], flow[1::2])):
+        fail("critical path flows are not s/f pairs")
+    if len(meta) + len(inst) + len(ctr) + len(flow) != len(added):
         fail("unexpected phases among the added events")
     return meta, inst, ctr
 
