@@ -6,6 +6,8 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 
+#include <cmath>
+
 using namespace llvm;
 
 namespace tl {
@@ -96,8 +98,10 @@ Expected<Term> parseTerm(StringRef T) {
                  R.F == Term::Field::ImpactHigh || R.F == Term::Field::Rank ||
                  R.F == Term::Field::Metric;
   if (Numeric) {
-    if (Rest.getAsDouble(R.Num))
-      return bad(T, "'" + Rest + "' is not a number");
+    // "nan" and "inf" parse as doubles; NaN compares false with everything
+    // and would make the gate silently never trip.
+    if (Rest.getAsDouble(R.Num) || !std::isfinite(R.Num))
+      return bad(T, "'" + Rest + "' is not a finite number");
     return R;
   }
   if (R.F == Term::Field::Severity) {
