@@ -136,6 +136,15 @@ struct Session::Impl {
   TimingInstrumentation *Timing = nullptr;
   StatisticsInstrumentation *Statistics = nullptr;
   ProgressInstrumentation *Progress = nullptr;
+  /// Progress lines, when progress is on.
+  void phase(const Twine &Name) {
+    if (Progress)
+      Progress->phase(Name);
+  }
+  void finishProgressLine() {
+    if (Progress)
+      Progress->finishLine();
+  }
 
   bool PipelinePrepared = false;
   std::string PipelineText;
@@ -401,8 +410,7 @@ Expected<std::unique_ptr<TraceRun>> Session::importTrace(StringRef Path,
     return tl::importTrace(Path, IOpts);
   }();
   if (!T) {
-    if (P->Progress)
-      P->Progress->finishLine();
+    P->finishProgressLine();
     return T.takeError();
   }
   if (P->Progress) {
@@ -437,8 +445,7 @@ Error Session::gate(TraceRun &Run) {
   assert(R.Done == Stage::Import && !R.AM && "gate() runs once, after import");
   const SessionOptions &O = P->Opts;
   raw_ostream &Diag = P->Diag;
-  if (P->Progress)
-    P->Progress->phase("gate");
+  P->phase("gate");
   // A fresh set of pass instances for every trace.
   auto Pipe = P->makePipeline();
   if (!Pipe)
@@ -491,11 +498,9 @@ Error Session::gate(TraceRun &Run) {
 Error Session::computeAnalyses(TraceRun &Run) {
   TraceRun::Impl &R = *Run.P;
   assert(R.Done == Stage::Analyses && "computeAnalyses() runs after gate()");
-  if (P->Progress)
-    P->Progress->phase("analyses");
+  P->phase("analyses");
   tl::computeAnalyses(*R.AM, R.Prefetch, P->Opts.Threads);
-  if (P->Progress)
-    P->Progress->finishLine();
+  P->finishProgressLine();
   if (P->Timing)
     P->printTiming(R, {});
   return Error::success();
@@ -555,8 +560,7 @@ Error Session::runPasses(TraceRun &Run) {
   PMOpts.TimeTrace = P->timeTrace();
   // The analyses the pipeline needs are computed by the pass manager, ahead
   // of and next to the passes: one phase.
-  if (P->Progress)
-    P->Progress->phase("analyses and passes (" + Twine(R.PassNames.size()) +
+  P->phase("analyses and passes (" + Twine(R.PassNames.size()) +
                        " passes)");
   if (!P->Instrumentor.empty())
     PMOpts.Instrumentation = &P->Instrumentor;
@@ -566,10 +570,10 @@ Error Session::runPasses(TraceRun &Run) {
   R.Failed = collectFailures(Results);
   R.Artifacts = collectArtifacts(Results);
   R.Findings = collectFindings(Results);
-  if (!Emits && P->Progress)
-    P->Progress->finishLine();
-  if (!Emits)
+  if (!Emits) {
+    P->finishProgressLine();
     P->printRunInfo(R, {});
+  }
   R.Done = Stage::Passes;
   return Error::success();
 }
@@ -596,8 +600,7 @@ Error Session::emitReport(TraceRun &Run) {
                     R.Artifacts,
                     R.Gate ? &*R.Gate : nullptr};
   Ctx.Scheduled = R.Scheduled;
-  if (P->Progress)
-    P->Progress->phase("emit");
+  P->phase("emit");
   {
     TimeTraceScope Scope("emit", R.Dir);
     if (std::error_code EC = sys::fs::create_directories(R.Dir)) {
@@ -610,10 +613,8 @@ Error Session::emitReport(TraceRun &Run) {
     EOpts.Threads = O.Threads;
     EOpts.TimeTrace = P->timeTrace();
     Error E = R.Emitters.emitAll(Ctx, &EmitTimes, EOpts);
-    if (P->Progress) {
-      P->Progress->phase("emit done");
-      P->Progress->finishLine();
-    }
+    P->phase("emit done");
+    P->finishProgressLine();
     P->printRunInfo(R, EmitTimes);
     if (E)
       return E;

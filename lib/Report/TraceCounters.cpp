@@ -12,6 +12,8 @@
 #include "tl/Analysis/GpuTimeline.h"
 #include "tl/IR/Trace.h"
 
+#include "llvm/ADT/ArrayRef.h"
+
 #include <algorithm>
 
 namespace tl {
@@ -36,8 +38,7 @@ stepFunction(std::vector<std::pair<double, int64_t>> Changes) {
   return Out;
 }
 
-static std::vector<CounterPoint>
-indicator(const std::vector<Interval> &Set) {
+static std::vector<CounterPoint> indicator(llvm::ArrayRef<Interval> Set) {
   std::vector<std::pair<double, int64_t>> C;
   C.reserve(2 * Set.size());
   for (const Interval &I : Set) {
@@ -50,8 +51,7 @@ indicator(const std::vector<Interval> &Set) {
 TraceCounters computeTraceCounters(const Trace &T, AnalysisManager &AM) {
   TraceCounters Out;
   const GpuTimeline &TL = AM.get<GpuTimeline>();
-  Out.GpuBusy = indicator(std::vector<Interval>(TL.mergedAll().begin(),
-                                                TL.mergedAll().end()));
+  Out.GpuBusy = indicator(TL.mergedAll());
   std::vector<Interval> Comp(TL.merged(GpuBucket::Computation).begin(),
                              TL.merged(GpuBucket::Computation).end());
   std::vector<Interval> Comm(TL.merged(GpuBucket::Communication).begin(),
