@@ -1,10 +1,10 @@
 //===- PassOption.cpp - Option parsing and printing -----------------------===//
 #include "tl/Pass/PassOption.h"
 #include "tl/Pass/Pass.h"
+#include "tl/Support/NumberFormat.h"
 
 #include "llvm/ADT/StringExtras.h"
 
-#include <charconv>
 #include <cmath>
 
 using namespace llvm;
@@ -75,10 +75,7 @@ Error detail::parseOptionValue(StringRef Text, std::string &V) {
 }
 
 void detail::printOptionValue(raw_ostream &OS, double V) {
-  // Shortest text that reads back to the same double.
-  char Buf[64];
-  auto R = std::to_chars(Buf, Buf + sizeof(Buf), V);
-  OS << StringRef(Buf, R.ptr - Buf);
+  writeShortest(OS, V);
 }
 void detail::printOptionValue(raw_ostream &OS, int64_t V) { OS << V; }
 void detail::printOptionValue(raw_ostream &OS, int V) { OS << V; }

@@ -24,13 +24,13 @@
 #include "tl/Report/ReportEmitters.h"
 #include "tl/Report/ReportModel.h"
 #include "tl/Support/GzipOStream.h"
+#include "tl/Support/NumberFormat.h"
 #include "tl/Support/PyFormat.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <limits>
 #include <unordered_set>
@@ -50,9 +50,7 @@ void writeNumber(raw_ostream &OS, double D) {
     OS << "null";
     return;
   }
-  char Buf[32];
-  auto R = std::to_chars(Buf, Buf + sizeof(Buf), D);
-  OS.write(Buf, size_t(R.ptr - Buf));
+  writeShortest(OS, D);
 }
 
 /// The title cut at a UTF-8 character boundary.

@@ -1,11 +1,12 @@
 //===- Finding.cpp - Finding helpers ---------------------------------------===//
 #include "tl/Report/Finding.h"
 
+#include "tl/Support/NumberFormat.h"
+
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Support/xxhash.h"
 
-#include <charconv>
 
 using namespace llvm;
 
@@ -63,9 +64,7 @@ StringRef locationKindName(Location::Kind K) {
 
 void printValue(raw_ostream &OS, const Value &V) {
   if (const double *D = std::get_if<double>(&V)) {
-    char Buf[64];
-    auto R = std::to_chars(Buf, Buf + sizeof(Buf), *D);
-    OS << StringRef(Buf, R.ptr - Buf);
+    writeShortest(OS, *D);
   } else if (const int64_t *I = std::get_if<int64_t>(&V)) {
     OS << *I;
   } else if (const bool *B = std::get_if<bool>(&V)) {

@@ -6,10 +6,18 @@
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <charconv>
+
 void tl::jsonNumAttr(llvm::json::OStream &J, llvm::StringRef Key, double V) {
   J.attributeBegin(Key);
   J.rawValue(jsonNumber(V));
   J.attributeEnd();
+}
+
+void tl::writeShortest(llvm::raw_ostream &OS, double D) {
+  char Buf[64];
+  auto R = std::to_chars(Buf, Buf + sizeof(Buf), D);
+  OS.write(Buf, size_t(R.ptr - Buf));
 }
 
 std::string tl::printfDouble(const char *Format, double V) {

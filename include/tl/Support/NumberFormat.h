@@ -12,10 +12,18 @@
 
 #include <string>
 
+namespace llvm {
+class raw_ostream;
+} // namespace llvm
+
 namespace tl {
 
 /// Writes `"Key": V` with V as json.dumps writes a float (see jsonNumber).
 void jsonNumAttr(llvm::json::OStream &J, llvm::StringRef Key, double V);
+
+/// The shortest text that reads back to exactly D (std::to_chars; "inf",
+/// "nan" for those).
+void writeShortest(llvm::raw_ostream &OS, double D);
 
 /// printf-style text of one double, e.g. printfDouble("%.2f", 1.005).
 std::string printfDouble(const char *Format, double V);
