@@ -25,8 +25,10 @@
 #include "tl/Report/ReportEmitters.h"
 #include "tl/Report/ReportModel.h"
 #include "tl/Support/HeapTrim.h"
+#include "tl/Support/MemoryLimit.h"
 #include "tl/Support/PyFormat.h"
 #include "tl/Support/RelativePath.h"
+#include "tl/Support/TerminalText.h"
 #include "tl/Support/ThreadCount.h"
 #include "tl/Support/Version.h"
 
@@ -110,12 +112,10 @@ Error checkOutputFile(StringRef Path) {
   return Error::success();
 }
 
-/// Default --max-memory: 3/4 of physical memory (0 = unknown, no limit).
+/// Default --max-memory: 3/4 of what the process may still allocate (RAM,
+/// ulimit, cgroup; 0 = unknown, no limit).
 static uint64_t defaultMaxMemory() {
-  long Pages = sysconf(_SC_PHYS_PAGES), PageSize = sysconf(_SC_PAGESIZE);
-  if (Pages <= 0 || PageSize <= 0)
-    return 0;
-  return uint64_t(Pages) * uint64_t(PageSize) / 4 * 3;
+  return availableMemoryBytes() / 4 * 3;
 }
 
 namespace {
@@ -128,6 +128,11 @@ struct RefImport {
 
 struct Session::Impl {
   SessionOptions Opts;
+  /// The host's stream, and the one every message goes through: trace
+  /// names in notes and warnings must not send escape sequences. Only the
+  /// progress line writes to RawDiag (its '\r' redraws the line).
+  raw_ostream &RawDiag;
+  TerminalSafeOStream SafeDiag;
   raw_ostream &Diag;
   PassRegistry Registry;
   std::optional<FailOnExpr> FailOn;
@@ -160,7 +165,8 @@ struct Session::Impl {
   std::unique_ptr<AnalysisManager> RefAM;
 
   Impl(SessionOptions Opts, raw_ostream &Diag)
-      : Opts(std::move(Opts)), Diag(Diag) {}
+      : Opts(std::move(Opts)), RawDiag(Diag), SafeDiag(Diag),
+        Diag(SafeDiag) {}
   ~Impl() {
     if (TimeTraceOn)
       timeTraceProfilerCleanup();
@@ -247,7 +253,7 @@ Expected<std::unique_ptr<Session>> Session::create(SessionOptions Opts,
   }
   if (O.Progress) {
     auto PI = std::make_unique<ProgressInstrumentation>(
-        Diag, O.ToolName, O.ProgressInteractive);
+        P->RawDiag, O.ToolName, O.ProgressInteractive);
     P->Progress = PI.get();
     P->Instrumentor.addInstrumentation(std::move(PI));
   }

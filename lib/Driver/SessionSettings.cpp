@@ -6,6 +6,8 @@
 //===----------------------------------------------------------------------===//
 #include "tl/Driver/SessionOptions.h"
 
+#include "YamlExpansion.h"
+
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
 
@@ -148,6 +150,12 @@ Expected<SessionSettings> loadSessionSettings(StringRef Path) {
                                  Buf.getError().message());
   SessionSettings C;
   try {
+    // Settings are short; aliases must not make them long (reading them
+    // copies every scalar).
+    constexpr uint64_t MaxExpanded = 16u << 20;
+    if (yamlExpandedSize((*Buf)->getBuffer()) > MaxExpanded)
+      return configError(Path, "YAML aliases expand the settings beyond 16 "
+                               "MiB; write the values out instead");
     YAML::Node Root = YAML::Load((*Buf)->getBuffer().str());
     if (Root.IsNull())
       return C;

@@ -18,6 +18,39 @@ std::string tl::csvQuote(llvm::StringRef Field) {
   return Out;
 }
 
+/// A cell a spreadsheet would run as a formula: it begins with '=', '+',
+/// '@', a tab or a carriage return, or with '-' without being a number
+/// ("-1.5e-05", "-inf" stay as they are: numbers are cells too).
+static bool isFormulaLike(llvm::StringRef F) {
+  if (F.empty())
+    return false;
+  switch (F[0]) {
+  case '=':
+  case '+':
+  case '@':
+  case '\t':
+  case '\r':
+    return true;
+  case '-': {
+    double D;
+    return F.getAsDouble(D) && F != "-inf" && F != "-nan";
+  }
+  default:
+    return false;
+  }
+}
+
+std::string tl::csvSafeText(llvm::StringRef Field) {
+  std::string Out;
+  if (isFormulaLike(Field))
+    Out += '\'';
+  Out.reserve(Out.size() + Field.size());
+  for (char C : Field)
+    if (C != '\0')
+      Out += C;
+  return Out;
+}
+
 void CsvWriter::writeRow(llvm::ArrayRef<std::string> Fields) {
   // Python's csv module quotes a lone empty field so the row is not blank.
   if (Fields.size() == 1 && Fields[0].empty()) {
@@ -29,6 +62,13 @@ void CsvWriter::writeRow(llvm::ArrayRef<std::string> Fields) {
       OS << ',';
     // csvQuote's rule, written in place (no string per cell).
     llvm::StringRef F = Fields[I];
+    // Text from the trace must not run as a spreadsheet formula or carry
+    // NULs; the rare cell that needs it is rewritten first.
+    std::string Safe;
+    if (isFormulaLike(F) || F.contains('\0')) {
+      Safe = csvSafeText(F);
+      F = Safe;
+    }
     // (A plain loop: find_first_of builds a character set per call.)
     bool Special = llvm::any_of(F, [](char C) {
       return C == ',' || C == '"' || C == '\n' || C == '\r';

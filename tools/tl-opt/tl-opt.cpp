@@ -19,6 +19,8 @@
 #include "tl/Report/FailOn.h"
 #include "tl/Report/ReportValidator.h"
 #include "tl/Support/HeapTrim.h"
+#include "tl/Support/OutOfMemory.h"
+#include "tl/Support/TerminalText.h"
 #include "tl/Support/Version.h"
 
 #include "llvm/Support/CommandLine.h"
@@ -50,8 +52,9 @@ struct Options {
   cl::opt<uint64_t> MaxMemoryMB{
       "max-memory",
       cl::desc("Stop importing when the trace would need more than this many "
-               "MB (approximate; default 3/4 of physical memory, 0 = no "
-               "limit)"),
+               "MB (approximate; default 3/4 of what the process may still "
+               "allocate: physical memory, ulimit -v/-d and the cgroup's "
+               "limit, whichever is least; 0 = no limit)"),
       cl::value_desc("MB"), cl::cat(Input)};
   cl::opt<std::string> Config{
       "config", cl::desc("YAML file with settings: pipeline, passes, output "
@@ -208,7 +211,8 @@ struct Options {
 };
 
 [[nodiscard]] int fail(const Twine &Msg) {
-  errs() << "tl-opt: error: " << Msg << "\n";
+  // Errors can quote the trace (a step name, a key): shown, never sent.
+  errs() << "tl-opt: error: " << terminalSafe(Msg.str()) << "\n";
   return 1;
 }
 
@@ -404,6 +408,7 @@ int run(int argc, char **argv) {
     Last = Stage::Passes;
   int Exit = 0;
   for (const std::string &TracePath : O.Traces) {
+    setOutOfMemoryContext(TracePath);
     Expected<std::unique_ptr<TraceRun>> R = (*S)->run(TracePath, Last);
     if (!R)
       return fail(R.takeError());
@@ -439,5 +444,6 @@ int run(int argc, char **argv) {
 int main(int argc, char **argv) {
   tl::useOneMallocArena();
   InitLLVM X(argc, argv);
+  tl::exitOnOutOfMemory("tl-opt");
   return run(argc, argv);
 }

@@ -16,7 +16,14 @@ namespace tl {
 /// ',', '"', '\n' or '\r'; embedded quotes are doubled.
 std::string csvQuote(llvm::StringRef Field);
 
-/// Writes rows terminated by "\n" (pandas to_csv default).
+/// A cell as the CSV writer puts it: NUL bytes removed, and a leading `'`
+/// before text a spreadsheet would run as a formula (OWASP's rule: '=', '+',
+/// '@', tab, CR, or '-' when the cell is not a number). Plain cells, and so
+/// every cell of the reference's own outputs, are unchanged.
+std::string csvSafeText(llvm::StringRef Field);
+
+/// Writes rows terminated by "\n" (pandas to_csv default), each cell
+/// through csvSafeText().
 class CsvWriter {
 public:
   explicit CsvWriter(llvm::raw_ostream &OS) : OS(OS) {}

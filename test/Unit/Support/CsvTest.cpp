@@ -40,3 +40,24 @@ TEST(Csv, UnterminatedQuote) {
   EXPECT_EQ(llvm::toString(Rows.takeError()),
             "offset 2: unterminated quoted field");
 }
+
+// Trace text that a spreadsheet would run gets a leading quote (issue 25);
+// numbers, negative ones included, and plain text are left alone.
+TEST(Csv, FormulaCellsNeutralised) {
+  std::string S;
+  llvm::raw_string_ostream OS(S);
+  CsvWriter W(OS);
+  W.writeRow({"=HYPERLINK(\"x\")", "+1+1", "@SUM(A1)", "-2+3", "-1.5e-05",
+              "-inf", "\tx", "a=b", "0"});
+  EXPECT_EQ(OS.str(), "\"'=HYPERLINK(\"\"x\"\")\",'+1+1,'@SUM(A1),'-2+3,"
+                      "-1.5e-05,-inf,'\tx,a=b,0\n");
+}
+
+TEST(Csv, NulBytesRemoved) {
+  std::string S;
+  llvm::raw_string_ostream OS(S);
+  CsvWriter W(OS);
+  W.writeRow({std::string("ab\0c", 4), std::string("=\0", 2)});
+  EXPECT_EQ(OS.str(), "abc,'=\n");
+  EXPECT_EQ(csvSafeText(std::string("x\0", 2)), "x");
+}
