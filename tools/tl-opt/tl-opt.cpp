@@ -21,6 +21,7 @@
 #include "tl/Support/HeapTrim.h"
 #include "tl/Support/Version.h"
 
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
@@ -369,13 +370,18 @@ int run(int argc, char **argv) {
   // Where the report goes is checked before anything is imported.
   bool Writes = !PrintIR && StopAfter.empty() && !VerifyFindings;
   if (Writes) {
+    // Two traces of one directory would write one report directory, the
+    // second silently replacing the first.
+    StringMap<std::string> WrittenBy;
     for (const std::string &TracePath : O.Traces) {
       std::string Dir = OutDir;
-      if (Dir.empty()) {
-        SmallString<256> D(sys::path::parent_path(TracePath));
-        sys::path::append(D, "analysis_output");
-        Dir = std::string(D);
-      }
+      if (Dir.empty())
+        Dir = defaultOutputDir(TracePath);
+      auto [It, New] = WrittenBy.try_emplace(Dir, TracePath);
+      if (!New)
+        return fail(TracePath + " and " + It->second +
+                    " would both write their report to " + Dir +
+                    "; analyze them in separate runs, each with its own -o");
       if (Error E = checkOutputDir(Dir))
         return fail(std::move(E));
     }
