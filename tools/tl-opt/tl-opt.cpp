@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 #include "VerifyFindings.h"
 
+#include "tl/Driver/Job.h"
 #include "tl/Driver/Session.h"
 #include "tl/IR/Printer.h"
 #include "tl/Pass/PassRegistry.h"
@@ -21,7 +22,6 @@
 #include "tl/Support/HeapTrim.h"
 #include "tl/Support/Version.h"
 
-#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
@@ -29,6 +29,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdlib>
+#include <optional>
 
 using namespace llvm;
 using namespace tl;
@@ -314,10 +315,24 @@ int run(int argc, char **argv) {
   if (O.FailOn.getNumOccurrences())
     if (auto E = FailOnExpr::parse(O.FailOn); !E)
       return fail(E.takeError());
+  // A directory or several traces make a job when a report is written
+  // (docs/Distributed.md); the actions that write none (--print-ir,
+  // --stop-after, --verify-findings) take trace files.
+  bool Writes = !O.PrintIR.getNumOccurrences() &&
+                !O.StopAfter.getNumOccurrences() &&
+                !O.VerifyFindingsFile.getNumOccurrences();
+  std::optional<JobInputs> Job;
   // Missing inputs are reported before anything else is loaded.
-  for (const std::string &TracePath : O.Traces)
-    if (Error E = checkTraceFile(TracePath))
-      return fail(std::move(E));
+  if (Writes && isJob(O.Traces)) {
+    Expected<JobInputs> J = collectJobInputs(O.Traces);
+    if (!J)
+      return fail(J.takeError());
+    Job = std::move(*J);
+  } else {
+    for (const std::string &TracePath : O.Traces)
+      if (Error E = checkTraceFile(TracePath))
+        return fail(std::move(E));
+  }
 
   Expected<SessionOptions> Opts = resolveOptions(O.Config, flagSettings(O));
   if (!Opts)
@@ -359,36 +374,34 @@ int run(int argc, char **argv) {
   if (O.Traces.empty())
     return fail("no trace given (usage: tl-opt [options] <trace.json>; see "
                 "--help)");
-  if (O.Traces.size() > 1 && !OutDir.empty())
-    return fail("-o names one directory; give one trace per run when using "
-                "-o");
   std::string JunitFile = (*S)->options().JunitFile,
               SarifFile = (*S)->options().SarifFile;
-  if (O.Traces.size() > 1 && (!JunitFile.empty() || !SarifFile.empty()))
-    return fail("--junit and --sarif name one file; give one trace per run "
-                "when using them");
+  if (Job) {
+    // What names one file or one trace's run has no meaning per rank.
+    if (!JunitFile.empty() || !SarifFile.empty())
+      return fail("--junit and --sarif name one file; give one trace per "
+                  "run when using them");
+    if (!Compare.empty())
+      return fail("--compare takes one trace to compare with the reference, "
+                  "not a job");
+    if (!(*S)->options().TimeTrace.empty())
+      return fail("--time-trace records one trace's run; give one trace "
+                  "per run when using it");
+  }
   // Where the report goes is checked before anything is imported.
-  bool Writes = !PrintIR && StopAfter.empty() && !VerifyFindings;
   if (Writes) {
-    // Two traces of one directory would write one report directory, the
-    // second silently replacing the first.
-    StringMap<std::string> WrittenBy;
-    for (const std::string &TracePath : O.Traces) {
-      std::string Dir = OutDir;
-      if (Dir.empty())
-        Dir = defaultOutputDir(TracePath);
-      auto [It, New] = WrittenBy.try_emplace(Dir, TracePath);
-      if (!New)
-        return fail(TracePath + " and " + It->second +
-                    " would both write their report to " + Dir +
-                    "; analyze them in separate runs, each with its own -o");
-      if (Error E = checkOutputDir(Dir))
-        return fail(std::move(E));
-    }
+    std::string Dir = OutDir;
+    if (Dir.empty())
+      Dir = Job ? Job->DefaultOutDir : defaultOutputDir(O.Traces.front());
+    if (Error E = checkOutputDir(Dir))
+      return fail(std::move(E));
+    if (Error E = Job ? checkJobOutputDir(Dir) : checkSingleOutputDir(Dir))
+      return fail(std::move(E));
     for (const std::string &File : {JunitFile, SarifFile})
       if (!File.empty())
         if (Error E = checkOutputFile(File))
           return fail(std::move(E));
+    OutDir = Dir;
   }
   if (O.Traces.size() > 1 && VerifyFindings)
     return fail("--verify-findings takes one trace");
@@ -400,6 +413,14 @@ int run(int argc, char **argv) {
   }
   if (Error E = (*S)->begin())
     return fail(std::move(E));
+  if (Job) {
+    Expected<JobResult> R = runJob(**S, *Job, OutDir, errs());
+    if (!R)
+      return fail(R.takeError());
+    if (Error E = (*S)->finish())
+      return fail(std::move(E));
+    return R->FailedPasses ? 2 : R->FailOnTripped ? 3 : 0;
+  }
 
   Stage Last = Stage::Report;
   if (PrintIR || StopAfter == "import")
