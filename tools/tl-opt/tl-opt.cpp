@@ -43,8 +43,10 @@ struct Options {
   cl::OptionCategory Output{"Output"};
   cl::OptionCategory Debug{"Debugging and instrumentation"};
 
-  cl::list<std::string> Traces{cl::Positional, cl::desc("<trace.json[.gz]>..."),
-                               cl::cat(Input)};
+  cl::list<std::string> Traces{
+      cl::Positional,
+      cl::desc("<trace.json[.gz]>... | <job dir>"),
+      cl::cat(Input)};
   cl::opt<uint64_t> MaxEvents{
       "max-events",
       cl::desc("Refuse traces with more complete events (0 = no limit)"),
@@ -132,7 +134,9 @@ struct Options {
       cl::cat(Pipeline)};
 
   cl::opt<std::string> OutDir{
-      "o", cl::desc("Output directory (default: <trace dir>/analysis_output)"),
+      "o", cl::desc("Output directory (default: <trace dir>/analysis_output; "
+                    "a job: each rank's report in <dir>/rank<N>/, the job "
+                    "report in <dir>)"),
       cl::value_desc("dir"), cl::cat(Output)};
   cl::opt<bool> Quiet{"quiet", cl::desc("No progress or summary on stderr"),
                       cl::cat(Output)};
@@ -299,7 +303,9 @@ int run(int argc, char **argv) {
       "tl-opt: analyze GPU profiler traces (PyTorch profiler / Kineto JSON)\n\n"
       "  Imports each trace into the tl IR, runs the pass pipeline on a\n"
       "  thread pool and writes findings.json (and the other reports) into\n"
-      "  the output directory.\n\n"
+      "  the output directory. A directory of traces or several traces\n"
+      "  are a job: one report per rank in <out>/rank<N>/ and the job's\n"
+      "  per-rank table in <out>/analysis.md, <out>/multirank/ranks.csv.\n\n"
       "  Exit codes: 0 ok, 1 input/usage error, 2 a pass failed,\n"
       "  3 a finding or a report metric matched --fail-on.\n");
 
