@@ -108,6 +108,10 @@ Expected<JobResult> runJob(Session &S, const JobInputs &In, StringRef OutDir,
       return C.takeError();
     SmallString<256> Dir(OutDir);
     sys::path::append(Dir, "rank" + std::to_string(C->Rank));
+    // On a terminal the import's progress line is still open (the cursor
+    // at its start): clear it first.
+    if (O.Progress && O.ProgressInteractive)
+      Diag << "\x1b[K";
     if (!O.Quiet)
       Diag << Tool << ": rank " << C->Rank << " (" << I + 1 << "/" << N
            << "): " << Path << " -> " << Dir << "\n";

@@ -14,6 +14,7 @@
 #include "VerifyFindings.h"
 
 #include "tl/Driver/Job.h"
+#include "tl/Driver/JobReportValidator.h"
 #include "tl/Driver/Session.h"
 #include "tl/IR/Printer.h"
 #include "tl/Pass/PassRegistry.h"
@@ -312,7 +313,10 @@ int run(int argc, char **argv) {
   if (O.ValidateReport.getNumOccurrences()) {
     if (!sys::fs::is_directory(O.ValidateReport))
       return fail(O.ValidateReport + ": not a report directory");
-    ValidationResult VR = validateReport(O.ValidateReport);
+    // A job's directory: its table and every rank's report.
+    ValidationResult VR = isJobReportDir(O.ValidateReport)
+                              ? validateJobReport(O.ValidateReport)
+                              : validateReport(O.ValidateReport);
     VR.print(outs(), O.ValidateReport);
     return VR.ok() ? 0 : 1;
   }
