@@ -33,6 +33,13 @@ config.substitutions.append(("%llvm_include", config.llvm_include_dir))
 # and report UNSUPPORTED when the folder is absent.
 if os.path.isdir(config.tl_shared_traces):
     config.available_features.add("shared-traces")
+# The specs' hand-made example traces (../shared/spec/examples, next to the
+# traces): tests needing them say REQUIRES: spec-examples.
+spec_examples = os.path.join(os.path.dirname(os.path.normpath(config.tl_shared_traces)),
+                             "spec", "examples")
+config.substitutions.append(("%spec_examples", spec_examples))
+if os.path.isdir(spec_examples):
+    config.available_features.add("spec-examples")
 if not config.tl_sanitizer:
     config.available_features.add("no-sanitizer")
 # perf_report.xlsx is written only when tl was built with libxlsxwriter.

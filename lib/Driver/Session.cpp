@@ -57,6 +57,12 @@ Error checkTraceFile(StringRef Path) {
   return Error::success();
 }
 
+std::string defaultOutputDir(StringRef TracePath) {
+  SmallString<256> D(sys::path::parent_path(TracePath));
+  sys::path::append(D, "analysis_output");
+  return std::string(D);
+}
+
 Error checkOutputDir(StringRef Path) {
   if (Path.empty())
     return error("output directory name is empty");
@@ -522,12 +528,8 @@ Error Session::runPasses(TraceRun &Run) {
   PassManagerOptions PMOpts;
   PMOpts.Threads = O.Threads;
   bool Emits = R.Last == Stage::Report;
-  R.Dir = O.OutDir;
-  if (R.Dir.empty()) {
-    SmallString<256> D(sys::path::parent_path(R.Path));
-    sys::path::append(D, "analysis_output");
-    R.Dir = std::string(D);
-  }
+  if (R.Dir.empty())
+    R.Dir = O.OutDir.empty() ? defaultOutputDir(R.Path) : O.OutDir;
   registerBuiltinEmitters(R.Emitters);
   if (P->AOpts.Reference) {
     R.Emitters.add(createDiffStatsEmitter());
@@ -724,6 +726,11 @@ ArrayRef<FailedPass> TraceRun::failures() const { return P->Failed; }
 ArrayRef<PassRunInfo> TraceRun::passRuns() const { return P->Runs; }
 ArrayRef<Artifact> TraceRun::artifacts() const { return P->Artifacts; }
 StringRef TraceRun::outputDir() const { return P->Dir; }
+void TraceRun::setOutputDir(StringRef Dir) {
+  assert((!P->Done || *P->Done < Stage::Passes) &&
+         "the output directory is set before the passes stage");
+  P->Dir = Dir.str();
+}
 ArrayRef<FailOnMatch> TraceRun::failOnMatches() const { return P->Matches; }
 ArrayRef<GateResult> TraceRun::gates() const { return P->Gates; }
 bool TraceRun::failOnTripped() const {

@@ -13,6 +13,8 @@
 //===----------------------------------------------------------------------===//
 #include "VerifyFindings.h"
 
+#include "tl/Driver/Job.h"
+#include "tl/Driver/JobReportValidator.h"
 #include "tl/Driver/Session.h"
 #include "tl/IR/Printer.h"
 #include "tl/Pass/PassRegistry.h"
@@ -30,6 +32,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdlib>
+#include <optional>
 
 using namespace llvm;
 using namespace tl;
@@ -43,8 +46,10 @@ struct Options {
   cl::OptionCategory Output{"Output"};
   cl::OptionCategory Debug{"Debugging and instrumentation"};
 
-  cl::list<std::string> Traces{cl::Positional, cl::desc("<trace.json[.gz]>..."),
-                               cl::cat(Input)};
+  cl::list<std::string> Traces{
+      cl::Positional,
+      cl::desc("<trace.json[.gz]>... | <job dir>"),
+      cl::cat(Input)};
   cl::opt<uint64_t> MaxEvents{
       "max-events",
       cl::desc("Refuse traces with more complete events (0 = no limit)"),
@@ -133,7 +138,9 @@ struct Options {
       cl::cat(Pipeline)};
 
   cl::opt<std::string> OutDir{
-      "o", cl::desc("Output directory (default: <trace dir>/analysis_output)"),
+      "o", cl::desc("Output directory (default: <trace dir>/analysis_output; "
+                    "a job: each rank's report in <dir>/rank<N>/, the job "
+                    "report in <dir>)"),
       cl::value_desc("dir"), cl::cat(Output)};
   cl::opt<bool> Quiet{"quiet", cl::desc("No progress or summary on stderr"),
                       cl::cat(Output)};
@@ -301,14 +308,19 @@ int run(int argc, char **argv) {
       "tl-opt: analyze GPU profiler traces (PyTorch profiler / Kineto JSON)\n\n"
       "  Imports each trace into the tl IR, runs the pass pipeline on a\n"
       "  thread pool and writes findings.json (and the other reports) into\n"
-      "  the output directory.\n\n"
+      "  the output directory. A directory of traces or several traces\n"
+      "  are a job: one report per rank in <out>/rank<N>/ and the job's\n"
+      "  per-rank table in <out>/analysis.md, <out>/multirank/ranks.csv.\n\n"
       "  Exit codes: 0 ok, 1 input/usage error, 2 a pass failed,\n"
       "  3 a finding or a report metric matched --fail-on.\n");
 
   if (O.ValidateReport.getNumOccurrences()) {
     if (!sys::fs::is_directory(O.ValidateReport))
       return fail(O.ValidateReport + ": not a report directory");
-    ValidationResult VR = validateReport(O.ValidateReport);
+    // A job's directory: its table and every rank's report.
+    ValidationResult VR = isJobReportDir(O.ValidateReport)
+                              ? validateJobReport(O.ValidateReport)
+                              : validateReport(O.ValidateReport);
     VR.print(outs(), O.ValidateReport);
     return VR.ok() ? 0 : 1;
   }
@@ -317,10 +329,24 @@ int run(int argc, char **argv) {
   if (O.FailOn.getNumOccurrences())
     if (auto E = FailOnExpr::parse(O.FailOn); !E)
       return fail(E.takeError());
+  // A directory or several traces make a job when a report is written
+  // (docs/Distributed.md); the actions that write none (--print-ir,
+  // --stop-after, --verify-findings) take trace files.
+  bool Writes = !O.PrintIR.getNumOccurrences() &&
+                !O.StopAfter.getNumOccurrences() &&
+                !O.VerifyFindingsFile.getNumOccurrences();
+  std::optional<JobInputs> Job;
   // Missing inputs are reported before anything else is loaded.
-  for (const std::string &TracePath : O.Traces)
-    if (Error E = checkTraceFile(TracePath))
-      return fail(std::move(E));
+  if (Writes && isJob(O.Traces)) {
+    Expected<JobInputs> J = collectJobInputs(O.Traces);
+    if (!J)
+      return fail(J.takeError());
+    Job = std::move(*J);
+  } else {
+    for (const std::string &TracePath : O.Traces)
+      if (Error E = checkTraceFile(TracePath))
+        return fail(std::move(E));
+  }
 
   Expected<SessionOptions> Opts = resolveOptions(O.Config, flagSettings(O));
   if (!Opts)
@@ -362,31 +388,34 @@ int run(int argc, char **argv) {
   if (O.Traces.empty())
     return fail("no trace given (usage: tl-opt [options] <trace.json>; see "
                 "--help)");
-  if (O.Traces.size() > 1 && !OutDir.empty())
-    return fail("-o names one directory; give one trace per run when using "
-                "-o");
   std::string JunitFile = (*S)->options().JunitFile,
               SarifFile = (*S)->options().SarifFile;
-  if (O.Traces.size() > 1 && (!JunitFile.empty() || !SarifFile.empty()))
-    return fail("--junit and --sarif name one file; give one trace per run "
-                "when using them");
+  if (Job) {
+    // What names one file or one trace's run has no meaning per rank.
+    if (!JunitFile.empty() || !SarifFile.empty())
+      return fail("--junit and --sarif name one file; give one trace per "
+                  "run when using them");
+    if (!Compare.empty())
+      return fail("--compare takes one trace to compare with the reference, "
+                  "not a job");
+    if (!(*S)->options().TimeTrace.empty())
+      return fail("--time-trace records one trace's run; give one trace "
+                  "per run when using it");
+  }
   // Where the report goes is checked before anything is imported.
-  bool Writes = !PrintIR && StopAfter.empty() && !VerifyFindings;
   if (Writes) {
-    for (const std::string &TracePath : O.Traces) {
-      std::string Dir = OutDir;
-      if (Dir.empty()) {
-        SmallString<256> D(sys::path::parent_path(TracePath));
-        sys::path::append(D, "analysis_output");
-        Dir = std::string(D);
-      }
-      if (Error E = checkOutputDir(Dir))
-        return fail(std::move(E));
-    }
+    std::string Dir = OutDir;
+    if (Dir.empty())
+      Dir = Job ? Job->DefaultOutDir : defaultOutputDir(O.Traces.front());
+    if (Error E = checkOutputDir(Dir))
+      return fail(std::move(E));
+    if (Error E = Job ? checkJobOutputDir(Dir) : checkSingleOutputDir(Dir))
+      return fail(std::move(E));
     for (const std::string &File : {JunitFile, SarifFile})
       if (!File.empty())
         if (Error E = checkOutputFile(File))
           return fail(std::move(E));
+    OutDir = Dir;
   }
   if (O.Traces.size() > 1 && VerifyFindings)
     return fail("--verify-findings takes one trace");
@@ -398,6 +427,14 @@ int run(int argc, char **argv) {
   }
   if (Error E = (*S)->begin())
     return fail(std::move(E));
+  if (Job) {
+    Expected<JobResult> R = runJob(**S, *Job, OutDir, errs());
+    if (!R)
+      return fail(R.takeError());
+    if (Error E = (*S)->finish())
+      return fail(std::move(E));
+    return R->FailedPasses ? 2 : R->FailOnTripped ? 3 : 0;
+  }
 
   Stage Last = Stage::Report;
   if (PrintIR || StopAfter == "import")

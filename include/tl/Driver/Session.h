@@ -97,6 +97,9 @@ private:
 /// "PATH: no such file" / "PATH: is a directory, not a trace file".
 llvm::Error checkTraceFile(llvm::StringRef Path);
 
+/// Where a trace's report goes without -o: <trace dir>/analysis_output.
+std::string defaultOutputDir(llvm::StringRef TracePath);
+
 /// An output directory, checked before anything is imported: "PATH: ..."
 /// when it exists and is not a directory, lies under a file, or cannot be
 /// written. Writability is probed by creating the directory and a file in

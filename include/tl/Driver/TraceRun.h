@@ -59,6 +59,9 @@ public:
   llvm::ArrayRef<Artifact> artifacts() const;
   /// Where the report goes (known after the passes stage).
   llvm::StringRef outputDir() const;
+  /// Before the passes stage: write this trace's report into Dir instead
+  /// of the session's output directory (a job's rank<N>/).
+  void setOutputDir(llvm::StringRef Dir);
   /// After the report stage.
   llvm::ArrayRef<FailOnMatch> failOnMatches() const;
   /// Every --fail-on clause and whether it tripped (report stage).

@@ -1,0 +1,41 @@
+//===- JobReport.h - The report of a multi-rank job ------------*- C++ -*-===//
+//
+// What a job writes next to its ranks' own reports (out/rank<N>/):
+// out/analysis.md, the per-rank GPU timeline table with the slowest rank
+// named and the job's warnings, and out/multirank/ranks.csv, the same table
+// (RankTable.h). docs/Distributed.md.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TL_DRIVER_JOBREPORT_H
+#define TL_DRIVER_JOBREPORT_H
+
+#include "tl/Driver/RankTable.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <string>
+#include <vector>
+
+namespace tl {
+
+struct JobReport {
+  /// The directory the traces came from ("" for a list of files).
+  std::string Directory;
+  size_t NumTraces = 0;
+  /// The job should have ranks 0..ExpectedRanks-1.
+  int64_t ExpectedRanks = 0;
+  /// Rank order.
+  std::vector<RankSummary> Ranks;
+  std::vector<std::string> Warnings;
+};
+
+/// analysis.md's text; paths relative to OutDir.
+std::string jobMarkdown(const JobReport &J, llvm::StringRef OutDir);
+
+/// Write OutDir/analysis.md and OutDir/multirank/ranks.csv, atomically.
+llvm::Error writeJobReport(const JobReport &J, llvm::StringRef OutDir);
+
+} // namespace tl
+
+#endif // TL_DRIVER_JOBREPORT_H

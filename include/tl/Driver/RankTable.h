@@ -1,0 +1,51 @@
+//===- RankTable.h - The job's per-rank GPU timeline table -----*- C++ -*-===//
+//
+// One row per rank of a job: its trace's wall time and the eight metrics of
+// its own perf_report_csvs/gpu_timeline.csv (the same doubles, so the two
+// files print the same numbers). Written as out/multirank/ranks.csv and as
+// the table of the job's analysis.md (docs/Distributed.md).
+//
+//===----------------------------------------------------------------------===//
+#ifndef TL_DRIVER_RANKTABLE_H
+#define TL_DRIVER_RANKTABLE_H
+
+#include "tl/Driver/RankResolution.h"
+#include "tl/Report/CsvTable.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <string>
+
+namespace tl {
+
+class GpuTimeline;
+class Trace;
+
+/// What the job report keeps of a rank once its IR is freed. Times in µs.
+struct RankSummary {
+  RankClaim Claim;
+  /// Last event end - first event start over every event (CPU and GPU).
+  double WallUs = 0;
+  /// False: the trace has no GPU events (no gpu_timeline.csv either).
+  bool HasGpu = false;
+  double ComputationUs = 0, ExposedCommUs = 0, ExposedMemcpyUs = 0,
+         BusyUs = 0, IdleUs = 0, TotalUs = 0, TotalCommUs = 0,
+         TotalMemcpyUs = 0;
+  /// Percent of TotalUs, as gpu_timeline.csv's percent column.
+  double pct(double Us) const { return TotalUs > 0 ? Us / TotalUs * 100 : 0; }
+};
+
+RankSummary summarizeRank(const Trace &T, const GpuTimeline &TL,
+                          RankClaim Claim);
+
+/// The rank whose GPU timeline is longest (ties: the lowest rank); null
+/// when no rank has GPU events.
+const RankSummary *slowestRank(llvm::ArrayRef<RankSummary> Ranks);
+
+/// ranks.csv: Ranks in rank order, the files relative to OutDir.
+CsvTable ranksTable(llvm::ArrayRef<RankSummary> Ranks, llvm::StringRef OutDir);
+
+} // namespace tl
+
+#endif // TL_DRIVER_RANKTABLE_H

@@ -1,0 +1,101 @@
+//===- JobReport.cpp - The report of a multi-rank job ---------------------===//
+#include "tl/Driver/JobReport.h"
+
+#include "tl/Report/Emitter.h"
+#include "tl/Support/Markdown.h"
+#include "tl/Support/NumberFormat.h"
+#include "tl/Support/RelativePath.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+
+namespace tl {
+
+static std::string ms(double Us) { return printfDouble("%.3f", Us / 1e3); }
+static std::string pct(double P) { return printfDouble("%.2f", P); }
+
+std::string jobMarkdown(const JobReport &J, StringRef OutDir) {
+  std::string Text;
+  raw_string_ostream OS(Text);
+  OS << "# Job report\n\n";
+  OS << J.NumTraces << " trace" << (J.NumTraces == 1 ? "" : "s");
+  if (!J.Directory.empty())
+    OS << " (directory " << mdCode(relativePath(J.Directory, OutDir)) << ")";
+  OS << ", " << J.Ranks.size() << " of " << J.ExpectedRanks << " rank"
+     << (J.ExpectedRanks == 1 ? "" : "s")
+     << ". Each rank's own report is in `rank<N>/`; this table is in "
+        "`multirank/ranks.csv`.\n\n";
+
+  if (const RankSummary *Slow = slowestRank(J.Ranks)) {
+    const RankSummary *Fast = nullptr;
+    for (const RankSummary &R : J.Ranks)
+      if (R.HasGpu && (!Fast || R.TotalUs < Fast->TotalUs))
+        Fast = &R;
+    OS << "**Slowest rank: rank " << Slow->Claim.Rank << "** ("
+       << mdCode(relativePath(Slow->Claim.Path, OutDir))
+       << "): GPU timeline " << ms(Slow->TotalUs) << " ms";
+    if (Fast != Slow)
+      OS << ", " << ms(Slow->TotalUs - Fast->TotalUs) << " ms ("
+         << pct((Slow->TotalUs - Fast->TotalUs) / Fast->TotalUs * 100)
+         << " %) longer than the fastest, rank " << Fast->Claim.Rank << " ("
+         << ms(Fast->TotalUs) << " ms)";
+    else
+      OS << " (the only rank with GPU events)";
+    OS << ".\n\n";
+  } else {
+    OS << "No rank has GPU events.\n\n";
+  }
+
+  OS << "## Per-rank GPU timeline\n\n"
+        "Per rank, the numbers of its `perf_report_csvs/gpu_timeline.csv`: "
+        "ms over its GPU timeline (first GPU event start to last GPU event "
+        "end), % of that time; communication and memcpy are their total "
+        "time, exposed communication the part no computation overlaps. Wall "
+        "time spans every event of the trace, CPU included.\n\n";
+  OS << "| rank | file | wall ms | GPU ms | busy ms | computation ms | "
+        "computation % | communication ms | communication % | memcpy ms | "
+        "memcpy % | idle ms | idle % | exposed comm ms | exposed comm % |\n";
+  OS << "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+        "---:|---:|\n";
+  for (const RankSummary &R : J.Ranks) {
+    std::string Rank = std::to_string(R.Claim.Rank);
+    OS << "| [" << Rank << "](rank" << Rank << "/analysis.md) | "
+       << mdCode(relativePath(R.Claim.Path, OutDir), /*InTable=*/true)
+       << " | " << ms(R.WallUs) << " | ";
+    if (!R.HasGpu) {
+      OS << "no GPU events |  |  |  |  |  |  |  |  |  |  |  |\n";
+      continue;
+    }
+    OS << ms(R.TotalUs) << " | " << ms(R.BusyUs) << " | "
+       << ms(R.ComputationUs) << " | " << pct(R.pct(R.ComputationUs))
+       << " | " << ms(R.TotalCommUs) << " | " << pct(R.pct(R.TotalCommUs))
+       << " | " << ms(R.TotalMemcpyUs) << " | "
+       << pct(R.pct(R.TotalMemcpyUs)) << " | " << ms(R.IdleUs) << " | "
+       << pct(R.pct(R.IdleUs)) << " | " << ms(R.ExposedCommUs) << " | "
+       << pct(R.pct(R.ExposedCommUs)) << " |\n";
+  }
+  if (!J.Warnings.empty()) {
+    OS << "\n## Warnings\n\n";
+    for (const std::string &W : J.Warnings)
+      OS << "- " << mdEscape(W) << "\n";
+  }
+  return Text;
+}
+
+Error writeJobReport(const JobReport &J, StringRef OutDir) {
+  SmallString<256> Multi(OutDir);
+  sys::path::append(Multi, "multirank");
+  if (std::error_code EC = sys::fs::create_directories(Multi))
+    return createStringError(EC, Multi + ": cannot create directory: " +
+                                     EC.message());
+  if (Error E = writeCsvTable(Multi, "ranks.csv", ranksTable(J.Ranks, OutDir)))
+    return E;
+  std::string Md = jobMarkdown(J, OutDir);
+  return writeFileAtomically(OutDir, "analysis.md",
+                             [&](raw_ostream &OS) { OS << Md; });
+}
+
+} // namespace tl

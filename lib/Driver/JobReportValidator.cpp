@@ -1,0 +1,126 @@
+//===- JobReportValidator.cpp - Checking a job's report -------------------===//
+#include "tl/Driver/JobReportValidator.h"
+#include "tl/Driver/RankTable.h"
+
+#include "tl/Support/Csv.h"
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+
+using namespace llvm;
+
+namespace tl {
+
+static std::string join(StringRef Dir, StringRef A, StringRef B = "") {
+  SmallString<256> P(Dir);
+  sys::path::append(P, A);
+  if (!B.empty())
+    sys::path::append(P, B);
+  return std::string(P);
+}
+
+bool isJobReportDir(StringRef Dir) {
+  return sys::fs::exists(join(Dir, "multirank", "ranks.csv"));
+}
+
+namespace {
+struct Checker {
+  ValidationResult R;
+  void error(StringRef Rule, const Twine &Msg) {
+    R.Issues.push_back(
+        {ValidationIssue::Kind::Error, "job", Rule.str(), Msg.str()});
+  }
+  /// The file's CSV rows (header first); none, with an issue, when
+  /// unreadable.
+  std::vector<CsvRow> csv(StringRef Path, StringRef Rule) {
+    ++R.Checks;
+    auto B = MemoryBuffer::getFile(Path);
+    if (!B) {
+      error(Rule, Path + ": " + B.getError().message());
+      return {};
+    }
+    auto Rows = parseCsv((*B)->getBuffer());
+    if (!Rows) {
+      error(Rule, Path + ": " + toString(Rows.takeError()));
+      return {};
+    }
+    return std::move(*Rows);
+  }
+};
+} // namespace
+
+ValidationResult validateJobReport(StringRef Dir) {
+  Checker C;
+  std::vector<CsvRow> Rows =
+      C.csv(join(Dir, "multirank", "ranks.csv"), "ranks.csv");
+  if (Rows.empty())
+    return std::move(C.R);
+  const std::vector<std::string> Want = ranksTable({}, ".").columns();
+  ++C.R.Checks;
+  if (Rows.front() != Want) {
+    C.error("ranks.csv", "multirank/ranks.csv: not the rank table's columns");
+    return std::move(C.R);
+  }
+  std::string Md;
+  ++C.R.Checks;
+  if (auto B = MemoryBuffer::getFile(join(Dir, "analysis.md")))
+    Md = (*B)->getBuffer().str();
+  else
+    C.error("analysis.md", "analysis.md: " + B.getError().message());
+  if (!Md.empty() && !StringRef(Md).starts_with("# Job report\n"))
+    C.error("analysis.md", "analysis.md: not a job report");
+  for (size_t I = 1; I < Rows.size(); ++I) {
+    const CsvRow &Row = Rows[I];
+    if (Row.size() != Want.size()) {
+      C.error("ranks.csv", "multirank/ranks.csv: row " + Twine(I) +
+                               " has " + Twine(Row.size()) + " fields");
+      continue;
+    }
+    StringMap<std::string> Cell;
+    for (size_t K = 0; K < Want.size(); ++K)
+      Cell[Want[K]] = Row[K];
+    std::string Rank = "rank" + Row[0];
+    std::string RankDir = join(Dir, Rank);
+    // The rank's own report, as any single-trace report.
+    ++C.R.Checks;
+    if (!sys::fs::is_directory(RankDir)) {
+      C.error("ranks", Rank + "/: missing");
+      continue;
+    }
+    ValidationResult Sub = validateReport(RankDir);
+    C.R.Checks += Sub.Checks;
+    for (ValidationIssue &Is : Sub.Issues) {
+      Is.Message = Rank + "/: " + Is.Message;
+      C.R.Issues.push_back(std::move(Is));
+    }
+    ++C.R.Checks;
+    if (!Md.empty() &&
+        !StringRef(Md).contains("| [" + Row[0] + "](" + Rank + "/analysis.md) |"))
+      C.error("analysis.md", "analysis.md: no row for " + Rank);
+    // Its gpu_timeline.csv's numbers, the same text.
+    if (Cell["total_time_ms"].empty())
+      continue;
+    std::vector<CsvRow> TL = C.csv(
+        join(RankDir, "perf_report_csvs", "gpu_timeline.csv"), "timeline");
+    for (size_t K = 1; K < TL.size(); ++K) {
+      if (TL[K].size() != 3)
+        continue;
+      const std::string &Type = TL[K][0];
+      ++C.R.Checks;
+      auto Ms = Cell.find(Type + "_ms");
+      if (Ms == Cell.end() || Ms->second != TL[K][1])
+        C.error("timeline", "multirank/ranks.csv: " + Rank + " " + Type +
+                                 " is not its gpu_timeline.csv's " + TL[K][1]);
+      auto Pct = Cell.find(Type + "_pct");
+      if (Pct != Cell.end() && Pct->second != TL[K][2])
+        C.error("timeline", "multirank/ranks.csv: " + Rank + " " + Type +
+                                 " percent is not its gpu_timeline.csv's " +
+                                 TL[K][2]);
+    }
+  }
+  return std::move(C.R);
+}
+
+} // namespace tl
