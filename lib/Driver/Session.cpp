@@ -421,7 +421,9 @@ static Error mergeCaptures(const SessionOptions &O, raw_ostream &Diag,
     return R.takeError();
   if (!O.Quiet)
     WithColor::note(Diag, O.ToolName)
-        << Path << ": capture folder " << Dir << ": " << R->MergedLaunches
+        << Path << ": capture folder " << Dir
+        << (O.CaptureFolder.empty() ? " (found beside the trace)" : "")
+        << ": " << R->MergedLaunches
         << " of " << R->GraphLaunches << " graph launches merged, "
         << R->ReplayedKernels << " replayed kernels got their capture context ("
         << R->CopiedEvents << " capture events copied)\n";

@@ -22,15 +22,17 @@ Error folderError(const Twine &Msg) {
 Expected<CaptureFolder> tl::loadCaptureFolder(StringRef Dir) {
   CaptureFolder F;
   F.Dir = Dir.str();
+  F.HasDetails = false;
   if (!sys::fs::is_directory(Dir))
     return folderError(Dir + ": capture folder is not a directory");
   SmallString<256> Details(Dir);
   sys::path::append(Details, "execution_details.json");
   if (!sys::fs::exists(Details)) {
-    F.Warnings.push_back(Details.str().str() +
-                         ": missing; no capture trace merged");
+    F.Warnings.push_back("execution_details.json missing; no capture "
+                         "trace merged");
     return F;
   }
+  F.HasDetails = true;
   auto Buf = MemoryBuffer::getFile(Details);
   if (!Buf)
     return folderError(Details + ": " + Buf.getError().message());
@@ -53,7 +55,7 @@ Expected<CaptureFolder> tl::loadCaptureFolder(StringRef Dir) {
     // (json::Value reads 32.0 as an integer too; the reference would not.)
     bool IntBatch = B.has_value();
     if (!Mode || (*Mode != "FULL" && *Mode != "PIECEWISE") || !IntBatch) {
-      F.Warnings.push_back(Details.str().str() + ": entry " +
+      F.Warnings.push_back("execution_details.json: entry " +
                            std::to_string(I) +
                            " skipped (mode must be FULL or PIECEWISE and "
                            "batch_size an integer)");
@@ -64,7 +66,7 @@ Expected<CaptureFolder> tl::loadCaptureFolder(StringRef Dir) {
     if (File)
       sys::path::append(Path, *File);
     if (!File || !sys::fs::exists(Path)) {
-      F.Warnings.push_back(Details.str().str() + ": entry " +
+      F.Warnings.push_back("execution_details.json: entry " +
                            std::to_string(I) + ": capture trace '" +
                            (File ? File->str() : std::string()) +
                            "' not found");

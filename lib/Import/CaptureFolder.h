@@ -20,6 +20,8 @@ namespace tl {
 
 struct CaptureFolder {
   std::string Dir;
+  /// False when the folder has no execution_details.json.
+  bool HasDetails = false;
   /// Batch sizes of the usable entries, missing files included (§C.2).
   std::vector<int64_t> Sizes;
   /// "{batch}_{mode}" -> path of an existing capture trace.

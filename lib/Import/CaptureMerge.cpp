@@ -61,6 +61,16 @@ std::string shortName(StringRef N) {
   return N.size() > 80 ? (N.take_front(77) + "...").str() : N.str();
 }
 
+/// The warnings also go to the trace's import warnings (the report's
+/// trace-quality appendix lists those).
+CaptureMergeResult finish(Trace &T, CaptureMergeResult Res) {
+  Trace::Storage &S = T.storage();
+  for (const std::string &W : Res.Warnings)
+    if (S.Stats.Warnings.size() < 50)
+      S.Stats.Warnings.push_back("capture merge: " + W);
+  return Res;
+}
+
 } // namespace
 
 Expected<CaptureMergeResult> tl::mergeCaptureFolder(Trace &T, StringRef Dir,
@@ -79,6 +89,10 @@ Expected<CaptureMergeResult> tl::mergeCaptureFolder(Trace &T, StringRef Dir,
     if (StringRef(T.name(E)).contains_insensitive("graphlaunch"))
       Launches.push_back(E);
   Launches = sortedByTs(T, std::move(Launches));
+  for (EventId L : Launches)
+    Res.GraphLaunches += !T.children(L).empty();
+  if (!Folder.HasDetails)
+    return finish(T, std::move(Res));
 
   // Execution roots: detailed iteration annotations, else native ones.
   IterationAnnotationParser Parser;
@@ -156,7 +170,6 @@ Expected<CaptureMergeResult> tl::mergeCaptureFolder(Trace &T, StringRef Dir,
       EventId L = Graph[K];
       if (!Covered.insert(L).second)
         continue; // an outer annotation already took it
-      ++Res.GraphLaunches;
       const CaptureRootInfo &R = CR.size() == 1 ? CR[0] : CR[K];
       const Trace &C = *Cap.T;
       std::string Where = "graph launch %" + std::to_string(T.uid(L)) +
@@ -237,14 +250,10 @@ Expected<CaptureMergeResult> tl::mergeCaptureFolder(Trace &T, StringRef Dir,
     Res.MergedLaunches = Plans.size();
     if (SkippedLaunches)
       Warn(std::to_string(SkippedLaunches) + " of " +
-           std::to_string(SkippedLaunches + Plans.size()) +
+           std::to_string(Res.GraphLaunches) +
            " graph launches not merged");
   }
   if (!Plans.empty())
     Res.CopiedEvents = spliceCaptures(T, Plans);
-  Trace::Storage &S = T.storage();
-  for (const std::string &W : Res.Warnings)
-    if (S.Stats.Warnings.size() < 50)
-      S.Stats.Warnings.push_back("capture merge: " + W);
-  return Res;
+  return finish(T, std::move(Res));
 }

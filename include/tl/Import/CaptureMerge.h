@@ -26,7 +26,7 @@ namespace tl {
 struct CaptureMergeResult {
   /// Iteration annotations that hold graph launches.
   uint64_t ExecutionRoots = 0;
-  /// Graph launches met under those annotations, and how many got their
+  /// Graph launches with GPU events in the trace, and how many got their
   /// capture context.
   uint64_t GraphLaunches = 0;
   uint64_t MergedLaunches = 0;
