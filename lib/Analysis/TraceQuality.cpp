@@ -269,6 +269,10 @@ void TraceQuality::detect(const Trace &T) {
         if (Seen.insert(G).second) {
           ++C.GraphLaunchedGpu;
           C.GraphLaunchedTime += T.dur(G);
+          if (T.parent(G) == R) {
+            ++C.GraphUnmergedGpu;
+            C.GraphUnmergedTime += T.dur(G);
+          }
         }
   }
   Steps = collectProfilerSteps(T);
@@ -378,20 +382,21 @@ void TraceQuality::detect(const Trace &T) {
               "dependency gaps) are unreliable",
               "re-profile with an up-to-date profiler stack (Kineto/CUPTI or "
               "roctracer) so host and device clocks are synchronized"});
-  if (C.GraphLaunchedGpu > 0) {
-    double P = pct(C.GraphLaunchedTime, C.GpuTime);
+  if (C.GraphUnmergedGpu > 0) {
+    double P = pct(C.GraphUnmergedTime, C.GpuTime);
     if (P >= TH::GraphReplayMinPct && C.CaptureCalls == 0)
       addIssue({"graph-replay-without-capture", IssueSeverity::Warning,
                 "GPU-graph replay without its capture",
                 fmt::format("{} graph launches with no cpu_op context launched "
                             "{} of {} GPU events ({:.2f}% of GPU time); 0 "
                             "capture calls in the trace",
-                            GraphLaunchEvents.size(), C.GraphLaunchedGpu,
+                            GraphLaunchEvents.size(), C.GraphUnmergedGpu,
                             C.GpuEvents, P),
                 "kernels are attributed to the graph launch, not to ops: op "
                 "tables, categories, perf models and fusion are limited",
-                "also profile the graph capture (or one run with graphs off, "
-                "e.g. vLLM enforce_eager=True / SGLang --disable-cuda-graph)"});
+                "also profile the graph capture and pass it with "
+                "--capture-folder (or one run with graphs off, e.g. vLLM "
+                "enforce_eager=True / SGLang --disable-cuda-graph)"});
   }
 
   //===--- The profiled window --------------------------------------------===//

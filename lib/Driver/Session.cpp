@@ -13,6 +13,7 @@
 #include "tl/Analysis/Compare/TraceDiff.h"
 #include "tl/Analysis/UnifiedPerfTable.h"
 #include "tl/IR/Verifier.h"
+#include "tl/Import/CaptureMerge.h"
 #include "tl/Import/Importer.h"
 #include "tl/Pass/PassInstrumentation.h"
 #include "tl/Pass/PassManager.h"
@@ -404,6 +405,45 @@ Error Session::finish() {
   return Error::success();
 }
 
+/// The capture folder for Path: --capture-folder, else a capture_traces/
+/// beside the trace ("" = none).
+static std::string captureFolderFor(const SessionOptions &O, StringRef Path) {
+  if (O.CaptureFolder == "none")
+    return "";
+  if (!O.CaptureFolder.empty())
+    return O.CaptureFolder;
+  SmallString<256> D(sys::path::parent_path(Path));
+  sys::path::append(D, "capture_traces");
+  return sys::fs::is_directory(D) ? std::string(D) : "";
+}
+
+/// Merge the capture folder's traces into T (a note on what merged, a
+/// warning per mismatch; a bad folder is an error).
+static Error mergeCaptures(const SessionOptions &O, raw_ostream &Diag,
+                           Trace &T, StringRef Path,
+                           const ImportOptions &IOpts) {
+  std::string Dir = captureFolderFor(O, Path);
+  if (Dir.empty())
+    return Error::success();
+  TimeTraceScope Scope("capture-merge", Dir);
+  ImportOptions CapOpts = IOpts;
+  CapOpts.Progress = nullptr; // the progress line is the trace's
+  Expected<CaptureMergeResult> R = mergeCaptureFolder(T, Dir, CapOpts);
+  if (!R)
+    return R.takeError();
+  if (!O.Quiet)
+    WithColor::note(Diag, O.ToolName)
+        << Path << ": capture folder " << Dir
+        << (O.CaptureFolder.empty() ? " (found beside the trace)" : "")
+        << ": " << R->MergedLaunches
+        << " of " << R->GraphLaunches << " graph launches merged, "
+        << R->ReplayedKernels << " replayed kernels got their capture context ("
+        << R->CopiedEvents << " capture events copied)\n";
+  for (const std::string &W : R->Warnings)
+    WithColor::warning(Diag, O.ToolName) << Dir << ": " << W << "\n";
+  return Error::success();
+}
+
 Expected<std::unique_ptr<TraceRun>> Session::importTrace(StringRef Path,
                                                          Stage Last) {
   if (Error E = begin())
@@ -430,6 +470,8 @@ Expected<std::unique_ptr<TraceRun>> Session::importTrace(StringRef Path,
     if (Last == Stage::Import)
       P->Progress->finishLine();
   }
+  if (Error E = mergeCaptures(O, P->Diag, *T, Path, IOpts))
+    return E;
   // The importer's parse buffers are freed by now; their pages would
   // otherwise stay in the process under the analyses' growth.
   if (heapTrimPays(T->size()))

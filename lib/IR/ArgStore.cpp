@@ -154,3 +154,60 @@ ArgValue ArgStore::memberByKey(uint32_t Obj, StrId K, bool *Found) const {
     }
   return ArgValue();
 }
+
+uint32_t tl::copyArgValue(ArgValue V, ArgStore &Dst) {
+  if (!V || V.isNull())
+    return 0;
+  ArgBuilder B(Dst);
+  struct Frame {
+    ArgValue Container;
+    size_t Next;
+    bool IsObject;
+  };
+  std::vector<Frame> Open;
+  auto Emit = [&](ArgValue X) {
+    switch (X.type()) {
+    case ArgValue::Type::Null:
+      B.null();
+      break;
+    case ArgValue::Type::Bool:
+      B.boolean(X.getBool());
+      break;
+    case ArgValue::Type::Int:
+      B.integer(X.getInt());
+      break;
+    case ArgValue::Type::Double:
+      B.real(X.getDouble());
+      break;
+    case ArgValue::Type::String:
+      B.string(Dst.Strings->intern(X.getString()));
+      break;
+    case ArgValue::Type::Array:
+    case ArgValue::Type::Object: {
+      bool Obj = X.isObject();
+      B.startContainer(Obj);
+      Open.push_back({X, 0, Obj});
+      break;
+    }
+    }
+  };
+  Emit(V);
+  while (!Open.empty()) {
+    Frame F = Open.back();
+    if (F.Next == F.Container.size()) {
+      B.endContainer();
+      Open.pop_back();
+      continue;
+    }
+    ++Open.back().Next;
+    if (F.IsObject) {
+      B.key(Dst.Strings->intern(F.Container.keyAt(F.Next)));
+      Emit(F.Container.valueAt(F.Next));
+    } else {
+      Emit(F.Container[F.Next]);
+    }
+  }
+  uint32_t Node = B.finish();
+  Dst.mark(); // commit: the copy stays
+  return Node;
+}

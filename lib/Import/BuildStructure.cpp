@@ -333,60 +333,6 @@ void buildChildren(Trace::Storage &S, const EdgeList &Host,
   buildCsr(S.size(), {&Host, &Gpu}, S.ChildBegin, S.Children);
 }
 
-/// Preorder numbering of the forest; a subtree is [Pre, SubEnd). Linked GPU
-/// events sorted by their own preorder make every subtree's GPU events one
-/// contiguous range; unlinked GPU events follow in file order.
-void buildGpuRanges(Trace::Storage &S) {
-  size_t N = S.size();
-  std::vector<uint32_t> Pre(N, 0), SubEnd(N, 0);
-  uint32_t Counter = 0;
-  std::vector<std::pair<EventId, uint32_t>> Stack;
-  for (EventId Root = 0; Root < N; ++Root) {
-    if (S.Parent[Root] != NoEvent)
-      continue;
-    Pre[Root] = Counter++;
-    Stack.push_back({Root, S.ChildBegin[Root]});
-    while (!Stack.empty()) {
-      auto &[E, Next] = Stack.back();
-      if (Next == S.ChildBegin[E + 1]) {
-        SubEnd[E] = Counter;
-        Stack.pop_back();
-        continue;
-      }
-      EventId C = S.Children[Next++];
-      Pre[C] = Counter++;
-      Stack.push_back({C, S.ChildBegin[C]});
-    }
-  }
-  // Before[P] = linked GPU events whose preorder index is below P: a
-  // linked GPU event's rank in preorder is Before[Pre], and a subtree's
-  // range is [Before[Pre], Before[SubEnd]). Linear, with sequential scans
-  // instead of a binary search per event (cache misses at 10 M events).
-  std::vector<uint32_t> Before(N + 1, 0);
-  for (EventId G : S.Gpu)
-    if (S.Parent[G] != NoEvent)
-      Before[Pre[G] + 1] = 1;
-  std::partial_sum(Before.begin(), Before.end(), Before.begin());
-  S.GpuOrder.reserve(S.Gpu.size());
-  S.GpuOrder.assign(Before[N], NoEvent);
-  for (EventId G : S.Gpu)
-    if (S.Parent[G] != NoEvent)
-      S.GpuOrder[Before[Pre[G]]] = G;
-  // Pre and SubEnd become GpuBegin and GpuEnd in place.
-  for (uint32_t &P : Pre)
-    P = Before[P];
-  for (uint32_t &E : SubEnd)
-    E = Before[E];
-  S.GpuBegin = std::move(Pre);
-  S.GpuEnd = std::move(SubEnd);
-  for (EventId G : S.Gpu)
-    if (S.Parent[G] == NoEvent) {
-      S.GpuBegin[G] = uint32_t(S.GpuOrder.size());
-      S.GpuOrder.push_back(G);
-      S.GpuEnd[G] = uint32_t(S.GpuOrder.size());
-    }
-}
-
 /// Spec 2.7: forward -> backward links by sequence number.
 void linkFwdBwd(Trace::Storage &S) {
   size_t N = S.size();
@@ -437,6 +383,60 @@ void linkFwdBwd(Trace::Storage &S) {
 }
 
 } // namespace
+
+/// Preorder numbering of the forest; a subtree is [Pre, SubEnd). Linked GPU
+/// events sorted by their own preorder make every subtree's GPU events one
+/// contiguous range; unlinked GPU events follow in file order.
+void tl::buildGpuRanges(Trace::Storage &S) {
+  size_t N = S.size();
+  std::vector<uint32_t> Pre(N, 0), SubEnd(N, 0);
+  uint32_t Counter = 0;
+  std::vector<std::pair<EventId, uint32_t>> Stack;
+  for (EventId Root = 0; Root < N; ++Root) {
+    if (S.Parent[Root] != NoEvent)
+      continue;
+    Pre[Root] = Counter++;
+    Stack.push_back({Root, S.ChildBegin[Root]});
+    while (!Stack.empty()) {
+      auto &[E, Next] = Stack.back();
+      if (Next == S.ChildBegin[E + 1]) {
+        SubEnd[E] = Counter;
+        Stack.pop_back();
+        continue;
+      }
+      EventId C = S.Children[Next++];
+      Pre[C] = Counter++;
+      Stack.push_back({C, S.ChildBegin[C]});
+    }
+  }
+  // Before[P] = linked GPU events whose preorder index is below P: a
+  // linked GPU event's rank in preorder is Before[Pre], and a subtree's
+  // range is [Before[Pre], Before[SubEnd]). Linear, with sequential scans
+  // instead of a binary search per event (cache misses at 10 M events).
+  std::vector<uint32_t> Before(N + 1, 0);
+  for (EventId G : S.Gpu)
+    if (S.Parent[G] != NoEvent)
+      Before[Pre[G] + 1] = 1;
+  std::partial_sum(Before.begin(), Before.end(), Before.begin());
+  S.GpuOrder.reserve(S.Gpu.size());
+  S.GpuOrder.assign(Before[N], NoEvent);
+  for (EventId G : S.Gpu)
+    if (S.Parent[G] != NoEvent)
+      S.GpuOrder[Before[Pre[G]]] = G;
+  // Pre and SubEnd become GpuBegin and GpuEnd in place.
+  for (uint32_t &P : Pre)
+    P = Before[P];
+  for (uint32_t &E : SubEnd)
+    E = Before[E];
+  S.GpuBegin = std::move(Pre);
+  S.GpuEnd = std::move(SubEnd);
+  for (EventId G : S.Gpu)
+    if (S.Parent[G] == NoEvent) {
+      S.GpuBegin[G] = uint32_t(S.GpuOrder.size());
+      S.GpuOrder.push_back(G);
+      S.GpuEnd[G] = uint32_t(S.GpuOrder.size());
+    }
+}
 
 void tl::buildStructure(Trace::Storage &S, ImportState &State,
                         bool TwoThreads) {

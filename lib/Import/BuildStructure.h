@@ -11,6 +11,10 @@ namespace tl {
 /// TwoThreads: the host tree is built on a second thread meanwhile.
 void buildStructure(Trace::Storage &S, ImportState &State, bool TwoThreads);
 
+/// Subtree GPU ranges (GpuOrder, GpuBegin, GpuEnd) from Parent and the
+/// children CSR; the capture merge calls it again after re-parenting.
+void buildGpuRanges(Trace::Storage &S);
+
 } // namespace tl
 
 #endif // TL_LIB_IMPORT_BUILDSTRUCTURE_H

@@ -109,6 +109,14 @@ struct Options {
                "(TraceLens trace 2) and write diff.md and "
                "perf_report_csvs/diff_stats.csv; see docs/Comparative.md"),
       cl::value_desc("reference trace"), cl::cat(Input)};
+  cl::opt<std::string> CaptureFolder{
+      "capture-folder",
+      cl::desc("Merge the graph-capture traces of DIR (with its "
+               "execution_details.json) into the GPU-graph replays, so "
+               "replayed kernels get their ops, shapes, call stacks and "
+               "modules (default: the trace's sibling capture_traces/ when "
+               "it exists; 'none' = never); see docs/Inference.md"),
+      cl::value_desc("DIR|none"), cl::cat(Input)};
 
   cl::opt<std::string> PassPipelineText{
       "pass-pipeline",
@@ -244,6 +252,7 @@ SessionSettings flagSettings(const Options &O) {
   Set(F.GroupByNumKernels, O.GroupByNumKernels);
   Set(F.DetectRecompute, O.DetectRecompute);
   Set(F.Compare, O.Compare);
+  Set(F.CaptureFolder, O.CaptureFolder);
   Set(F.VerifyIR, O.VerifyIR);
   if (O.Plugins.getNumOccurrences())
     F.Plugins = SettingList(O.Plugins.begin(), O.Plugins.end());

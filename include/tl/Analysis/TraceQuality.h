@@ -126,6 +126,10 @@ public:
              UnlinkedGpu = 0, OutsideWindowGpu = 0, SkewedGpu = 0,
              GraphLaunches = 0, GraphLaunchedGpu = 0, CaptureCalls = 0,
              DeviceMallocs = 0, Devices = 0;
+    /// GPU events still hanging directly under a graph launch: those the
+    /// capture merge (docs/Inference.md) gave no capture context.
+    uint64_t GraphUnmergedGpu = 0;
+    double GraphUnmergedTime = 0;
     double GpuTime = 0;            // Σ dur of GPU events (µs)
     double UnlinkedTime = 0;       // Σ dur, unlinked and inside the window
     double OutsideWindowTime = 0;  // Σ dur, launched before profiling began

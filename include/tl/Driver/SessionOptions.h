@@ -51,6 +51,9 @@ struct SessionOptions {
   /// Reference trace for comparative mode ("" = none).
   std::string Compare;
   bool VerifyIR = false;
+  /// Graph-capture traces to merge into graph replays ("" = the
+  /// trace's sibling capture_traces/ when there is one; "none" = never).
+  std::string CaptureFolder;
   // Pipeline.
   std::string Pipeline = "system,compute";
   PassOptionOverrides PassOptions;

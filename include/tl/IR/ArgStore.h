@@ -382,6 +382,11 @@ private:
   StrId PendingKey = 0;
 };
 
+/// Store a copy of V, a value of another store, in Dst as an outermost
+/// value (strings and keys interned into Dst's pool); returns its node (0
+/// for null). Iterative, so any nesting depth is fine.
+uint32_t copyArgValue(ArgValue V, ArgStore &Dst);
+
 } // namespace tl
 
 #endif // TL_IR_ARGSTORE_H
