@@ -154,6 +154,30 @@ static CategoryRegistry makeBuiltin() {
           "primus_turbo_cpp_extension::hipblaslt_gemm_fp4", "aiter::gemm_a4w4",
           "aiter::_gemm_a4w4_asm"},
          "GEMM");
+  // Extension GEMMs (inference §D.1).
+  addAll(R,
+         {"vllm::rocm_unquantized_gemm", "aiter::gemm_a16w16",
+          "aiter::gemm_a16w16_atomic_",
+          "sglang_profiler::gemm_kernels_flydsl_hgemm",
+          "aiter::_gemm_a16w16_asm",
+          "sglang_profiler::fp8_utils_gemm_a8w8_blockscale",
+          "sglang_profiler::gemm_a8w8_blockscale_gemm_a8w8_blockscale",
+          "vllm::rocm_aiter_triton_gemm_a8w8_blockscale",
+          "aiter::gemm_a8w8_blockscale_ck",
+          "aiter::gemm_a8w8_blockscale_cktile",
+          "aiter::gemm_a8w8_blockscale_bpreshuffle_ck",
+          "aiter::gemm_a8w8_blockscale_bpreshuffle_cktile",
+          "aiter::flatmm_a8w8_blockscale_asm",
+          "aiter::gfx950_a8w8_blockscale_asm", "aiter::gemm_a8w8_ck",
+          "aiter::gemm_a8w8_bpreshuffle_ck", "aiter::gemm_a8w8_bpreshuffle",
+          "vllm::_rocm_aiter_preshuffled_per_token_w8a8_gemm",
+          "aiter::_gemm_a8w8_blockscale_bpreshuffle_asm",
+          "aiter::batched_gemm_a16wfp4_",
+          "sglang_profiler::batched_gemm_a8w8_a_per_token_group_prequant_w_"
+          "per_batched_tensor_quant_batched_gemm_a8w8_a_per_token_group_"
+          "prequant_w_per_batched_tensor_quant",
+          "aiter::gemm_afp4wfp4_"},
+         "GEMM");
   addAll(R,
          {"aten::_scaled_dot_product_flash_attention",
           "aten::_scaled_dot_product_efficient_attention",
@@ -177,7 +201,13 @@ static CategoryRegistry makeBuiltin() {
          "CONV_bwd");
   addAll(R,
          {"vllm::unified_attention_with_output", "aiter::mha_varlen_fwd",
-          "aiter::pa_decode_gluon", "sglang::store_cache"},
+          "aiter::pa_decode_gluon", "sglang::store_cache",
+          "pseudo_mla_decode_fwd", "aiter::fmha_v3_varlen_fwd",
+          "aiter::mha_batch_prefill", "pseudo_mla_prefill_fwd",
+          "sglang_profiler::tilelang_kernel_tilelang_sparse_fwd",
+          "sglang_profiler::attention_paged_attention_ragged",
+          "aiter::pa_sparse_prefill_opus_fwd", "vllm::gdn_attention_core",
+          "aiter::linear_attention_with_output_base"},
          "InferenceAttention");
   addAll(R,
          {"aten::div", "aten::div_", "aten::mul", "aten::mul_", "aten::add",
@@ -211,14 +241,61 @@ static CategoryRegistry makeBuiltin() {
           "aiter::silu_and_mul", "_C::silu_and_mul", "sgl_kernel::silu_and_mul",
           "aiter::gelu_and_mul", "aiter::gelu_tanh_and_mul"},
          "elementwise", "UnaryElementwise");
-  // MoE_aux op with a model (overridden by the category-only map below).
-  addAll(R, {"aiter::fused_dynamic_mxfp4_quant_moe_sort_hip"}, "MoE_aux");
+  // MoE (inference §D.5), then RMSNorm (§D.3): the sheet order of §A.7.
+  addAll(R,
+         {"aiter::fmoe_fp8_blockscale_g1u1", "aiter::fmoe_g1u1",
+          "pseudo_op::moe_aiter_fused_1stage"},
+         "MoE_fused");
+  addAll(R,
+         {"aiter::moe_cktile2stages_gemm1_ck",
+          "aiter::moe_cktile2stages_gemm2_ck", "aiter::ck_moe_stage1",
+          "aiter::ck_moe_stage2",
+          "sglang_profiler::fused_moe_triton_kernels_invoke_fused_moe_kernel"},
+         "MoE_unfused");
+  addAll(R,
+         {"aiter::biased_grouped_topk_hip", "aiter::moe_sorting_fwd",
+          "aiter::mxfp4_moe_sort_hip", "aiter::topk_softplus"},
+         "MoE_aux");
+  addAll(R,
+         {"aiter::rms_norm", "aiter::rmsnorm2d_fwd_ck", "aiter::rmsnorm",
+          "aiter::rmsnorm2d_fwd_with_add_ck", "aiter::add_rmsnorm",
+          "aiter::rmsnorm2d_fwd_with_dynamicquant_ck", "aiter::rmsnorm_quant",
+          "vllm::rocm_aiter_rmsnorm_fp8_group_quant",
+          "vllm::rocm_aiter_rmsnorm_with_add_fp8_group_quant",
+          "vllm::rocm_aiter_triton_add_rmsnorm_pad",
+          "aiter::fused_add_rmsnorm_pad_",
+          "sglang_profiler::fused_mxfp4_quant_fused_rms_mxfp4_quant",
+          "aiter::_fuse_rmsnorm_fp4_quant"},
+         "RMSNorm");
   addAll(R, {"aiter::mixed_sample_outer_exponential"}, "elementwise",
          "elementwise");
+  // Quantisation (§D.6): four on the BinaryElementwise sheet, the mxfp4
+  // ones on their own (fused_dynamic_mxfp4_quant_moe_sort_hip's category
+  // is overridden to MoE_aux by the category-only map below).
+  addAll(R,
+         {"aiter::dynamic_per_token_scaled_quant",
+          "aiter::dynamic_per_group_scaled_quant",
+          "aiter::dynamic_per_tensor_quant",
+          "vllm::triton_per_token_group_quant_fp8"},
+         "GroupQuant", "BinaryElementwise");
+  addAll(R,
+         {"sglang_profiler::fused_mxfp4_quant_fused_flatten_mxfp4_quant",
+          "aiter::fused_dynamic_mx_quant_moe_sort_hip",
+          "sglang_profiler::quant_dynamic_mxfp4_quant",
+          "aiter::fused_dynamic_mxfp4_quant_moe_sort_hip",
+          "aiter::dynamic_per_group_scaled_quant_fp4"},
+         "GroupQuant");
   addAll(R,
          {"aiter::fused_qk_rope_concat_and_cache_mla",
           "aiter::fused_qk_rope_cat_and_cache_mla"},
          "RoPE_fwd", "FusedRoPE");
+  addAll(R,
+         {"aiter::fused_allreduce_rmsnorm", "aiter::fused_allreduce_rmsnorm_",
+          "_C_custom_ar::all_reduce", "_C_custom_ar::qr_all_reduce",
+          "sgl_kernel::all_reduce_reg", "sgl_kernel::qr_all_reduce",
+          "aiter::reduce_scatter", "aiter::all_gather_reg",
+          "sglang::reg_all_gather_into_tensor"},
+         "CustomCollective");
   // Normalization forward: 4 prefixes x 4 kinds, then RMS and extensions.
   for (const char *Kind : {"batch_norm", "layer_norm", "group_norm",
                            "instance_norm"})
@@ -279,8 +356,40 @@ static CategoryRegistry makeBuiltin() {
        {"_C_cache_ops::reshape_and_cache_flash",
         "_C_cache_ops::concat_and_cache_mla", "aiter::get_mla_metadata_v1",
         "aiter::indexer_score_topk",
-        "hipModuleLaunchKernel->kv_indices_generate_kernel (Synthetic Op)"})
+        "hipModuleLaunchKernel->kv_indices_generate_kernel (Synthetic Op)",
+        "aiter::v4_attention_with_output->_update_compressor_states_kernel "
+        "(Synthetic Op)",
+        "aiter::v4_attention_with_output->_swa_write_kernel (Synthetic Op)",
+        "aiter::v4_attention_with_output->fused_compress_attn_D512_RD64_R4_"
+        "OVL_SS8_KB32_rmsbf16_pf_flydsl (Synthetic Op)",
+        "aiter::v4_attention_with_output->fused_compress_attn_D128_RD64_R4_"
+        "OVL_SS8_KB32_Q_ue8m0_psh_rmsbf16_pf_flydsl (Synthetic Op)",
+        "aiter::v4_attention_with_output->hca_compress_forward_D512_R128_NW4_"
+        "SL256_S128_flydsl (Synthetic Op)",
+        "aiter::v4_attention_with_output->hca_compress_forward_D512_R128_NW8_"
+        "SL128_S128_flydsl (Synthetic Op)"})
     R.addCategoryOnly(N, "InferenceAttention");
+  // §D.9: synthetic ops are matched exactly, suffix and signature included.
+  for (const char *N :
+       {"aiter::unified_attention_with_output_base->_fused_qk_rope_reshape_"
+        "and_cache_kernel (Synthetic Op)",
+        "aiter::v4_attention_with_output->_inverse_rope_gptj_kernel "
+        "(Synthetic Op)",
+        "aiter::v4_attention_with_output->qk_norm_rope_H32_D512_RD64_flydsl "
+        "(Synthetic Op)",
+        "aiter::v4_attention_with_output->qk_norm_rope_H64_D512_RD64_flydsl "
+        "(Synthetic Op)",
+        "aiter::v4_attention_with_output->hca_norm_rope_scatter_D512_RD64_"
+        "R128_KB1_rmsbf16_flydsl (Synthetic Op)"})
+    R.addCategoryOnly(N, "FusedRoPE");
+  for (const char *N :
+       {"aiter::allgather_lastdim<std::bfloat16_t, 2>(aiter::RankData*, "
+        "aiter::RankSignals, aiter::Signal*, std::bfloat16_t*, int, int, int) "
+        "(Synthetic Op)",
+        "aiter::allgather_lastdim<std::bfloat16_t, 4>(aiter::RankData*, "
+        "aiter::RankSignals, aiter::Signal*, std::bfloat16_t*, int, int, int) "
+        "(Synthetic Op)"})
+    R.addCategoryOnly(N, "CustomCollective");
   return R;
 }
 

@@ -1,5 +1,6 @@
 //===- PerfMetrics.cpp - Perf models applied to trace events --------------===//
 #include "tl/Analysis/PerfMetrics.h"
+#include "tl/Analysis/IterationAnnotation.h"
 #include "tl/Analysis/AnalysisManager.h"
 #include "tl/Analysis/ArchSpec.h"
 #include "tl/Analysis/NameMemo.h"
@@ -373,11 +374,13 @@ std::vector<EventId> SubtreeKernelIndex::sortedByTs(EventId E) const {
 /// What makes two events' models equal (see OpPerfCache).
 struct OpPerfCache::Key {
   StrId Name = 0, Gemm = 0;
+  /// Annotation name id + 1 for annotation targets (0: none / "NA").
+  StrId Ann = 0;
   bool HasOutput = false;
   uint64_t Args[5] = {0, 0, 0, 0, 0};
   bool operator==(const Key &O) const {
-    return Name == O.Name && Gemm == O.Gemm && HasOutput == O.HasOutput &&
-           std::equal(Args, Args + 5, O.Args);
+    return Name == O.Name && Gemm == O.Gemm && Ann == O.Ann &&
+           HasOutput == O.HasOutput && std::equal(Args, Args + 5, O.Args);
   }
 };
 struct OpPerfCache::KeyHash {
@@ -387,6 +390,7 @@ struct OpPerfCache::KeyHash {
     uint64_t H = (uint64_t(K.Name) << 33 | uint64_t(K.Gemm) << 1 |
                   uint64_t(K.HasOutput)) *
                  0x9E3779B97F4A7C15ull;
+    H = (H ^ (H >> 29) ^ uint64_t(K.Ann)) * 0xBF58476D1CE4E5B9ull;
     for (uint64_t A : K.Args) {
       H = (H ^ (H >> 29) ^ A) * 0xBF58476D1CE4E5B9ull;
     }
@@ -404,8 +408,13 @@ struct OpPerfCache::Entry {
   std::optional<double> Peak;
 };
 struct OpPerfCache::Impl {
-  explicit Impl(const Trace &T) : IsGemmNamed(T, isGemmKernelName) {}
+  explicit Impl(const Trace &T)
+      : IsGemmNamed(T, isGemmKernelName), IsAnnTarget(T, isAnnotationTarget) {}
   NamePredicate IsGemmNamed;
+  /// InferenceAttention ops read the iteration annotation around them
+  /// (§A.1); the index is built on the first such op.
+  NamePredicate IsAnnTarget;
+  std::optional<AnnotationIndex> Annotations;
   std::unordered_map<Key, Entry, KeyHash> Models;
   /// Interned ids of the five model args (0 when no event has the key):
   /// looked up once, not per event and key.
@@ -445,10 +454,19 @@ OpPerfCache::Entry &OpPerfCache::model(EventId E, EventId GemmKernel) {
   }
   std::copy(P->LastArgs, P->LastArgs + 5, K.Args);
   K.HasOutput = P->LastHasOutput;
+  EventId Ann = NoEvent;
+  if (P->IsAnnTarget(E)) {
+    if (!P->Annotations)
+      P->Annotations.emplace(T);
+    Ann = P->Annotations->annotationOf(T.ts(E), T.dur(E));
+    K.Ann = Ann == NoEvent ? 0 : T.nameId(Ann) + 1;
+  }
   auto [It, New] = P->Models.try_emplace(K);
   if (!New)
     return It->second;
   OpDesc Op = opDescOf(T, E);
+  if (Ann != NoEvent)
+    Op.Annotation = T.name(Ann).str();
   // Only the GEMM model reads kernel names: the first one that parses.
   if (GemmKernel != NoEvent)
     Op.KernelNames.push_back(T.name(GemmKernel).str());

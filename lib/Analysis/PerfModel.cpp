@@ -25,6 +25,86 @@ struct ModelTable {
 };
 } // namespace
 
+/// The extension families (spec inference §D); the category registry
+/// (OpCategory.cpp) lists the same names with their categories and sheets.
+static void addExtensionModels(ModelTable &T) {
+  T.add({"vllm::rocm_unquantized_gemm", "aiter::gemm_a16w16",
+         "aiter::gemm_a16w16_atomic_",
+         "sglang_profiler::gemm_kernels_flydsl_hgemm",
+         "aiter::_gemm_a16w16_asm",
+         "sglang_profiler::fp8_utils_gemm_a8w8_blockscale",
+         "sglang_profiler::gemm_a8w8_blockscale_gemm_a8w8_blockscale",
+         "vllm::rocm_aiter_triton_gemm_a8w8_blockscale",
+         "aiter::gemm_a8w8_blockscale_ck", "aiter::gemm_a8w8_blockscale_cktile",
+         "aiter::gemm_a8w8_blockscale_bpreshuffle_ck",
+         "aiter::gemm_a8w8_blockscale_bpreshuffle_cktile",
+         "aiter::flatmm_a8w8_blockscale_asm",
+         "aiter::gfx950_a8w8_blockscale_asm", "aiter::gemm_a8w8_ck",
+         "aiter::gemm_a8w8_bpreshuffle_ck", "aiter::gemm_a8w8_bpreshuffle",
+         "vllm::_rocm_aiter_preshuffled_per_token_w8a8_gemm",
+         "aiter::_gemm_a8w8_blockscale_bpreshuffle_asm",
+         "aiter::batched_gemm_a16wfp4_",
+         "sglang_profiler::batched_gemm_a8w8_a_per_token_group_prequant_w_"
+         "per_batched_tensor_quant_batched_gemm_a8w8_a_per_token_group_"
+         "prequant_w_per_batched_tensor_quant",
+         "aiter::gemm_afp4wfp4_", "aiter::gemm_a4w4", "aiter::_gemm_a4w4_asm",
+         "vllm::gemm_with_dynamic_quant"},
+        buildExtGemm);
+  T.add({"vllm::unified_attention_with_output", "aiter::mha_varlen_fwd",
+         "pseudo_mla_decode_fwd", "aiter::fmha_v3_varlen_fwd",
+         "aiter::mha_batch_prefill", "pseudo_mla_prefill_fwd",
+         "sglang_profiler::tilelang_kernel_tilelang_sparse_fwd",
+         "sglang_profiler::attention_paged_attention_ragged",
+         "aiter::pa_decode_gluon", "aiter::pa_sparse_prefill_opus_fwd",
+         "vllm::gdn_attention_core",
+         "aiter::linear_attention_with_output_base", "sglang::store_cache"},
+        buildInferenceAttention);
+  T.add({"aiter::rms_norm", "aiter::rmsnorm2d_fwd_ck", "aiter::rmsnorm",
+         "aiter::rmsnorm2d_fwd_with_add_ck", "aiter::add_rmsnorm",
+         "aiter::rmsnorm2d_fwd_with_dynamicquant_ck", "aiter::rmsnorm_quant",
+         "vllm::rocm_aiter_rmsnorm_fp8_group_quant",
+         "vllm::rocm_aiter_rmsnorm_with_add_fp8_group_quant",
+         "vllm::rocm_aiter_triton_add_rmsnorm_pad",
+         "aiter::fused_add_rmsnorm_pad_",
+         "sglang_profiler::fused_mxfp4_quant_fused_rms_mxfp4_quant",
+         "aiter::_fuse_rmsnorm_fp4_quant"},
+        buildRmsNorm);
+  T.add({"aiter::rope_cached_positions_2c_fwd_impl",
+         "sgl_kernel::rotary_embedding",
+         "aiter::fused_qk_rope_cat_and_cache_mla",
+         "aiter::fused_qk_rope_concat_and_cache_mla"},
+        buildRope);
+  T.add({"aiter::fmoe_fp8_blockscale_g1u1", "aiter::fmoe_g1u1",
+         "pseudo_op::moe_aiter_fused_1stage",
+         "aiter::moe_cktile2stages_gemm1_ck",
+         "aiter::moe_cktile2stages_gemm2_ck", "aiter::ck_moe_stage1",
+         "aiter::ck_moe_stage2",
+         "sglang_profiler::fused_moe_triton_kernels_invoke_fused_moe_kernel",
+         "aiter::biased_grouped_topk_hip", "aiter::moe_sorting_fwd",
+         "aiter::mxfp4_moe_sort_hip", "aiter::topk_softplus"},
+        buildMoe);
+  T.add({"aiter::dynamic_per_token_scaled_quant",
+         "aiter::dynamic_per_group_scaled_quant",
+         "aiter::dynamic_per_tensor_quant",
+         "vllm::triton_per_token_group_quant_fp8",
+         "sglang_profiler::fused_mxfp4_quant_fused_flatten_mxfp4_quant",
+         "aiter::fused_dynamic_mx_quant_moe_sort_hip",
+         "sglang_profiler::quant_dynamic_mxfp4_quant",
+         "aiter::fused_dynamic_mxfp4_quant_moe_sort_hip",
+         "aiter::dynamic_per_group_scaled_quant_fp4"},
+        buildGroupQuant);
+  T.add({"aiter::silu_and_mul", "_C::silu_and_mul", "sgl_kernel::silu_and_mul",
+         "aiter::gelu_and_mul", "aiter::gelu_tanh_and_mul",
+         "aiter::mixed_sample_outer_exponential"},
+        buildActivation);
+  T.add({"aiter::fused_allreduce_rmsnorm", "aiter::fused_allreduce_rmsnorm_",
+         "_C_custom_ar::all_reduce", "_C_custom_ar::qr_all_reduce",
+         "sgl_kernel::all_reduce_reg", "sgl_kernel::qr_all_reduce",
+         "aiter::reduce_scatter", "aiter::all_gather_reg",
+         "sglang::reg_all_gather_into_tensor"},
+        buildCustomCollective);
+}
+
 static ModelTable makeTable() {
   ModelTable T;
   T.add({"aten::mm", "aten::addmm", "aten::bmm", "aten::baddbmm",
@@ -76,6 +156,7 @@ static ModelTable makeTable() {
          "aten::linalg_norm", "aten::std", "aten::var", "aten::logsumexp",
          "aten::cumsum", "aten::cumprod", "aten::amin", "aten::amax"},
         buildReduce);
+  addExtensionModels(T);
   return T;
 }
 

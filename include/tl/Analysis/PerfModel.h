@@ -36,6 +36,10 @@ struct OpDesc {
   std::vector<std::string> ConcreteInputs;
   /// args["Output type"] when present (reduce).
   std::optional<std::vector<std::string>> OutputTypes;
+  /// Name of the iteration annotation around the op (spec inference §A.1),
+  /// "NA" when none; set only for the ops the InferenceAttention models
+  /// read it from (isAnnotationTarget).
+  std::string Annotation = "NA";
   /// Kernel names in kernel_details order (GEMM transpose parsing).
   std::vector<std::string> KernelNames;
 };

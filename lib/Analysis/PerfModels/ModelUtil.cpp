@@ -120,3 +120,29 @@ llvm::Expected<Shape> pm::parseIntList(llvm::StringRef S) {
   }
   return Out;
 }
+
+std::string pm::typeOr(const OpDesc &Op, size_t I, llvm::StringRef Default) {
+  if (I < Op.InputTypes.size() && !Op.InputTypes[I].empty())
+    return Op.InputTypes[I];
+  return Default.str();
+}
+
+std::optional<Shape> pm::shapeIfNonEmpty(const OpDesc &Op, size_t I) {
+  if (!dimsNonEmpty(Op, I))
+    return std::nullopt;
+  auto S = shapeAt(Op, I);
+  if (!S) {
+    llvm::consumeError(S.takeError());
+    return std::nullopt;
+  }
+  return *S;
+}
+
+int64_t pm::ceilDiv(int64_t A, int64_t B) { return -floorDiv(-A, B); }
+
+int64_t pm::floorDiv(int64_t A, int64_t B) {
+  int64_t Q = A / B;
+  if ((A % B != 0) && ((A < 0) != (B < 0)))
+    --Q;
+  return Q;
+}

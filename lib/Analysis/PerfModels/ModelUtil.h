@@ -54,6 +54,25 @@ llvm::Expected<PerfModelResult> buildElementwise(const OpDesc &Op);
 llvm::Expected<PerfModelResult> buildNorm(const OpDesc &Op);
 llvm::Expected<PerfModelResult> buildReduce(const OpDesc &Op);
 llvm::Expected<PerfModelResult> buildTriton(const OpDesc &Op);
+// Extension families (spec tracelens-inference.md §D), one file each.
+llvm::Expected<PerfModelResult> buildExtGemm(const OpDesc &Op);
+llvm::Expected<PerfModelResult> buildInferenceAttention(const OpDesc &Op);
+llvm::Expected<PerfModelResult> buildRmsNorm(const OpDesc &Op);
+llvm::Expected<PerfModelResult> buildRope(const OpDesc &Op);
+llvm::Expected<PerfModelResult> buildMoe(const OpDesc &Op);
+llvm::Expected<PerfModelResult> buildGroupQuant(const OpDesc &Op);
+llvm::Expected<PerfModelResult> buildActivation(const OpDesc &Op);
+llvm::Expected<PerfModelResult> buildCustomCollective(const OpDesc &Op);
+
+/// Input type[I] when present and non-empty, else Default (Python
+/// `T[i] or default` on a list long enough, and the length guard).
+std::string typeOr(const OpDesc &Op, size_t I, llvm::StringRef Default);
+/// Dims[I] as a shape, or nullopt when missing, empty or not a shape.
+std::optional<Shape> shapeIfNonEmpty(const OpDesc &Op, size_t I);
+/// Python ceil division of non-negative ints (-(-a // b)); B must be > 0.
+int64_t ceilDiv(int64_t A, int64_t B);
+/// Python floor division (rounds toward negative infinity); B != 0.
+int64_t floorDiv(int64_t A, int64_t B);
 
 } // namespace tl::pm
 

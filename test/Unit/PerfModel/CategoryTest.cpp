@@ -43,12 +43,13 @@ TEST(Category, Fallbacks) {
 }
 
 TEST(Category, SheetOrderFollowsSpec) {
-  // §4.4 order restricted to the sheets whose op names the spec lists.
+  // §4.4 / inference §A.7 order; mHC (§D.8) is not registered yet.
   std::vector<std::string> Expected = {
       "GEMM",      "SDPA",         "CONV",        "InferenceAttention",
       "BinaryElementwise", "GroupedGEMM", "MoE_comm", "SSM", "RoPE",
-      "CrossEntropy", "UnaryElementwise", "MoE_aux", "elementwise",
-      "FusedRoPE", "Normalization", "Reduce"};
+      "CrossEntropy", "UnaryElementwise", "MoE_fused", "MoE_unfused",
+      "MoE_aux", "RMSNorm", "elementwise", "GroupQuant", "FusedRoPE",
+      "CustomCollective", "Normalization", "Reduce"};
   EXPECT_EQ(CategoryRegistry::builtin().sheetOrder(), Expected);
 }
 
