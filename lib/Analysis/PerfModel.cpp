@@ -1,6 +1,7 @@
 //===- PerfModel.cpp - model dispatch and the §5.1 metrics ----------------===//
 #include "tl/Analysis/PerfModel.h"
 #include "tl/Analysis/ArchSpec.h"
+#include "tl/Analysis/ExtensionGemmOps.h"
 
 #include "PerfModels/ModelUtil.h"
 
@@ -28,26 +29,9 @@ struct ModelTable {
 /// The extension families (spec inference §D); the category registry
 /// (OpCategory.cpp) lists the same names with their categories and sheets.
 static void addExtensionModels(ModelTable &T) {
-  T.add({"vllm::rocm_unquantized_gemm", "aiter::gemm_a16w16",
-         "aiter::gemm_a16w16_atomic_",
-         "sglang_profiler::gemm_kernels_flydsl_hgemm",
-         "aiter::_gemm_a16w16_asm",
-         "sglang_profiler::fp8_utils_gemm_a8w8_blockscale",
-         "sglang_profiler::gemm_a8w8_blockscale_gemm_a8w8_blockscale",
-         "vllm::rocm_aiter_triton_gemm_a8w8_blockscale",
-         "aiter::gemm_a8w8_blockscale_ck", "aiter::gemm_a8w8_blockscale_cktile",
-         "aiter::gemm_a8w8_blockscale_bpreshuffle_ck",
-         "aiter::gemm_a8w8_blockscale_bpreshuffle_cktile",
-         "aiter::flatmm_a8w8_blockscale_asm",
-         "aiter::gfx950_a8w8_blockscale_asm", "aiter::gemm_a8w8_ck",
-         "aiter::gemm_a8w8_bpreshuffle_ck", "aiter::gemm_a8w8_bpreshuffle",
-         "vllm::_rocm_aiter_preshuffled_per_token_w8a8_gemm",
-         "aiter::_gemm_a8w8_blockscale_bpreshuffle_asm",
-         "aiter::batched_gemm_a16wfp4_",
-         "sglang_profiler::batched_gemm_a8w8_a_per_token_group_prequant_w_"
-         "per_batched_tensor_quant_batched_gemm_a8w8_a_per_token_group_"
-         "prequant_w_per_batched_tensor_quant",
-         "aiter::gemm_afp4wfp4_", "aiter::gemm_a4w4", "aiter::_gemm_a4w4_asm",
+  for (const char *N : ExtensionGemmOps)
+    T.add({N}, buildExtGemm);
+  T.add({"aiter::gemm_a4w4", "aiter::_gemm_a4w4_asm",
          "vllm::gemm_with_dynamic_quant"},
         buildExtGemm);
   T.add({"vllm::unified_attention_with_output", "aiter::mha_varlen_fwd",
