@@ -56,6 +56,17 @@ static std::optional<double> bpeD(llvm::StringRef T) {
   return std::nullopt;
 }
 
+/// The bytes per element of A, B and the output, with A's type as the
+/// precision: the common tail of the 16-bit and block-scale GEMMs.
+static void setOperandBytes(ExtGemm &G, const std::string &TA,
+                            const std::string &TB,
+                            std::optional<double> BpeOut) {
+  G.BpeA = bpeD(TA);
+  G.BpeB = bpeD(TB);
+  G.BpeOut = BpeOut;
+  G.PrecisionDtype = TA;
+}
+
 static PyValue strTuple(std::initializer_list<std::string> L) {
   std::vector<PyValue> V;
   for (const std::string &S : L)
@@ -105,10 +116,7 @@ static llvm::Error extract(const OpDesc &Op, ExtGemm &G) {
                 T2 = typeOr(Op, 2, "");
     pushMNK(G, false);
     G.Params.push_back({"dtype_A_B", strTuple({T0, T1, T2})});
-    G.BpeA = bpeD(T0);
-    G.BpeB = bpeD(T1);
-    G.BpeOut = G.Bias ? bpeD(T2) : bpeD(T1);
-    G.PrecisionDtype = T0;
+    setOperandBytes(G, T0, T1, G.Bias ? bpeD(T2) : bpeD(T1));
     return llvm::Error::success();
   }
   if (Name == "aiter::gemm_a16w16") {
@@ -118,10 +126,7 @@ static llvm::Error extract(const OpDesc &Op, ExtGemm &G) {
     std::string T0 = typeOr(Op, 0, ""), T1 = typeOr(Op, 1, "");
     pushMNK(G, true);
     G.Params.push_back({"dtype_A_B", strTuple({T0, T1, T0})});
-    G.BpeA = bpeD(T0);
-    G.BpeB = bpeD(T1);
-    G.BpeOut = bpeD(T0);
-    G.PrecisionDtype = T0;
+    setOperandBytes(G, T0, T1, bpeD(T0));
     return llvm::Error::success();
   }
   if (Name == "aiter::gemm_a16w16_atomic_" ||
@@ -137,10 +142,7 @@ static llvm::Error extract(const OpDesc &Op, ExtGemm &G) {
       Out = NT > 3 ? Op.InputTypes[3] : "c10::bfloat16";
     pushMNK(G, true);
     G.Params.push_back({"dtype_A_B", strTuple({T0, T1, Out})});
-    G.BpeA = bpeD(T0);
-    G.BpeB = bpeD(T1);
-    G.BpeOut = bpeD(Out);
-    G.PrecisionDtype = T0;
+    setOperandBytes(G, T0, T1, bpeD(Out));
     return llvm::Error::success();
   }
   if (llvm::is_contained(BlockScaleNames, Name)) {
@@ -169,10 +171,7 @@ static llvm::Error extract(const OpDesc &Op, ExtGemm &G) {
     G.Params.push_back(
         {"output_shape", PyValue::intTuple({G.M, G.N})});
     G.Params.push_back({"output_dtype", PyValue::str("c10::bfloat16")});
-    G.BpeA = bpeD(T0);
-    G.BpeB = bpeD(T1);
-    G.BpeOut = 2;
-    G.PrecisionDtype = T0;
+    setOperandBytes(G, T0, T1, 2);
     return llvm::Error::success();
   }
   if (Name == "aiter::batched_gemm_a16wfp4_" ||
