@@ -135,6 +135,7 @@ py::dict toPython(const AnalyzeResult &R) {
   D["html"] = R.Html;
   D["markdown"] = R.Markdown;
   D["tables"] = R.Tables;
+  D["steps_csv"] = R.StepsCsv;
   D["passes"] = R.Passes;
   py::list Failures;
   for (const FailureInfo &F : R.Failures) {

@@ -194,6 +194,13 @@ Expected<AnalyzeResult> analyzeTrace(const AnalyzeRequest &Req) {
       return E;
     if (Error E = readTables(Dir, Out))
       return E;
+    {
+      SmallString<256> Steps(Dir);
+      sys::path::append(Steps, "steps.csv");
+      if (sys::fs::exists(Steps))
+        if (Error E = readFile(Dir, "steps.csv", Out.StepsCsv))
+          return E;
+    }
     if (!Temporary)
       Out.OutDir = Dir.str();
   }

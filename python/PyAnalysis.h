@@ -71,6 +71,8 @@ struct AnalyzeResult {
   std::string Markdown;
   /// perf_report_csvs/<name>.csv as (name, CSV text), sorted by name.
   std::vector<std::pair<std::string, std::string>> Tables;
+  /// steps.csv (the per-step table); "" when the trace has no ProfilerStep.
+  std::string StepsCsv;
   /// The pipeline that ran, after the quality gate.
   std::vector<std::string> Passes;
   std::vector<FailureInfo> Failures;

@@ -4,6 +4,7 @@
 
 #include "tl/Analysis/AnalysisManager.h"
 #include "tl/Analysis/NameMemo.h"
+#include "tl/Analysis/StepChecks.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
@@ -146,6 +147,73 @@ static double pct(double Part, double Whole) {
   return Whole > 0 ? Part / Whole * 100.0 : 0.0;
 }
 
+std::optional<Interval> tl::profilerSpan(const Trace &T) {
+  std::optional<Interval> Span;
+  for (EventId E : T.eventsOfKind(EventKind::Other))
+    if (T.cat(E) == "Trace" && T.name(E).starts_with("PyTorch Profiler")) {
+      if (!Span)
+        Span = Interval{T.ts(E), T.end(E)};
+      Span->Start = std::min(Span->Start, T.ts(E));
+      Span->End = std::max(Span->End, T.end(E));
+    }
+  return Span;
+}
+
+std::optional<std::string>
+tl::warmupStepEvidence(llvm::ArrayRef<ProfilerStep> Steps) {
+  if (Steps.size() < 2)
+    return std::nullopt;
+  std::vector<double> Durs;
+  for (const ProfilerStep &S : Steps)
+    Durs.push_back(S.duration());
+  double Med = *typicalStepValue(Durs);
+  if (!(Med > 0 && Durs[0] > TH::WarmupStepRatio * Med))
+    return std::nullopt;
+  return fmt::format(
+      "first step #{} took {:.3f} µs = {:.2f}x the median {:.3f} µs of "
+      "the {}",
+      Steps[0].Number, Durs[0], Durs[0] / Med, Med,
+      Steps.size() == 2 ? std::string("other step")
+                        : fmt::format("{} middle steps", Steps.size() - 2));
+}
+
+std::vector<std::string>
+tl::truncatedStepEvidence(llvm::ArrayRef<ProfilerStep> Steps,
+                          std::optional<double> ProfilerEnd) {
+  std::vector<double> Durs, GpuCounts;
+  for (const ProfilerStep &S : Steps) {
+    Durs.push_back(S.duration());
+    GpuCounts.push_back(double(S.GpuEvents));
+  }
+  bool HaveWindow = ProfilerEnd.has_value();
+  double WinEnd = ProfilerEnd.value_or(0);
+  std::vector<std::string> Trunc;
+  if (Steps.size() >= 2) {
+    size_t L = Steps.size() - 1;
+    // With two steps a short second step is as likely a slow first one:
+    // leave durations to the warm-up check and compare GPU work only.
+    if (Steps.size() >= 3) {
+      double Med = *typicalStepValue(Durs);
+      if (Med > 0 && Durs[L] < TH::TruncatedStepRatio * Med)
+        Trunc.push_back(fmt::format(
+            "last step #{} took {:.3f} µs = {:.2f}x the median {:.3f} µs of "
+            "the {} middle steps",
+            Steps[L].Number, Durs[L], Durs[L] / Med, Med, Steps.size() - 2));
+    }
+    double MedG = *typicalStepValue(GpuCounts);
+    if (MedG > 0 && GpuCounts[L] < TH::TruncatedStepRatio * MedG)
+      Trunc.push_back(fmt::format(
+          "last step #{} launched {} GPU events vs a median of {:.1f}",
+          Steps[L].Number, Steps[L].GpuEvents, MedG));
+  }
+  if (!Steps.empty() && HaveWindow &&
+      Steps.back().End >= WinEnd - TH::TraceEndToleranceUs)
+    Trunc.push_back(fmt::format(
+        "last step #{} ends at {:.3f} µs, at the profiler's end {:.3f} µs",
+        Steps.back().Number, Steps.back().End, WinEnd));
+  return Trunc;
+}
+
 void TraceQuality::detect(const Trace &T) {
   //===--- Counts ---------------------------------------------------------===//
   llvm::ArrayRef<EventId> CpuOps = T.eventsOfKind(EventKind::CpuOp);
@@ -175,13 +243,12 @@ void TraceQuality::detect(const Trace &T) {
   // Profiler window: the Kineto "PyTorch Profiler (N)" span when present.
   double WinStart = -std::numeric_limits<double>::infinity();
   double WinEnd = std::numeric_limits<double>::infinity();
-  bool HaveWindow = false;
-  for (EventId E : T.eventsOfKind(EventKind::Other))
-    if (T.cat(E) == "Trace" && T.name(E).starts_with("PyTorch Profiler")) {
-      WinStart = HaveWindow ? std::min(WinStart, T.ts(E)) : T.ts(E);
-      WinEnd = HaveWindow ? std::max(WinEnd, T.end(E)) : T.end(E);
-      HaveWindow = true;
-    }
+  std::optional<Interval> Span = profilerSpan(T);
+  bool HaveWindow = Span.has_value();
+  if (Span) {
+    WinStart = Span->Start;
+    WinEnd = Span->End;
+  }
 
   // Runtime calls: graph launches, captures, mallocs; their first
   // correlation only when an unlinked GPU event asks (reading an arg of
@@ -415,11 +482,6 @@ void TraceQuality::detect(const Trace &T) {
               "profile several steady-state iterations: "
               "schedule(wait=1, warmup=1, active=3)"});
 
-  std::vector<double> Durs, GpuCounts;
-  for (const ProfilerStep &S : Steps) {
-    Durs.push_back(S.duration());
-    GpuCounts.push_back(double(S.GpuEvents));
-  }
   if (Steps.empty())
     addIssue({"no-step-markers", IssueSeverity::Info, "no ProfilerStep#N markers",
               "0 ProfilerStep annotations",
@@ -436,16 +498,8 @@ void TraceQuality::detect(const Trace &T) {
 
   // Warm-up: a slow first step, one-off allocations, autotuning.
   std::vector<std::string> Warm;
-  if (Steps.size() >= 2) {
-    double Med = *typicalStepValue(Durs);
-    if (Med > 0 && Durs[0] > TH::WarmupStepRatio * Med)
-      Warm.push_back(fmt::format(
-          "first step #{} took {:.3f} µs = {:.2f}x the median {:.3f} µs of "
-          "the {}",
-          Steps[0].Number, Durs[0], Durs[0] / Med, Med,
-          Steps.size() == 2 ? std::string("other step")
-                            : fmt::format("{} middle steps", Steps.size() - 2)));
-  }
+  if (std::optional<std::string> W = warmupStepEvidence(Steps))
+    Warm.push_back(std::move(*W));
   if (C.DeviceMallocs > 0)
     Warm.push_back(fmt::format("{} device allocation calls (cudaMalloc/hipMalloc)",
                                C.DeviceMallocs));
@@ -470,30 +524,8 @@ void TraceQuality::detect(const Trace &T) {
 
   // Truncation: a last step much shorter (or with much less GPU work) than
   // the others, or a last step the profiler stopped in.
-  std::vector<std::string> Trunc;
-  if (Steps.size() >= 2) {
-    size_t L = Steps.size() - 1;
-    // With two steps a short second step is as likely a slow first one:
-    // leave durations to the warm-up check and compare GPU work only.
-    if (Steps.size() >= 3) {
-      double Med = *typicalStepValue(Durs);
-      if (Med > 0 && Durs[L] < TH::TruncatedStepRatio * Med)
-        Trunc.push_back(fmt::format(
-            "last step #{} took {:.3f} µs = {:.2f}x the median {:.3f} µs of "
-            "the {} middle steps",
-            Steps[L].Number, Durs[L], Durs[L] / Med, Med, Steps.size() - 2));
-    }
-    double MedG = *typicalStepValue(GpuCounts);
-    if (MedG > 0 && GpuCounts[L] < TH::TruncatedStepRatio * MedG)
-      Trunc.push_back(fmt::format(
-          "last step #{} launched {} GPU events vs a median of {:.1f}",
-          Steps[L].Number, Steps[L].GpuEvents, MedG));
-  }
-  if (!Steps.empty() && HaveWindow &&
-      Steps.back().End >= WinEnd - TH::TraceEndToleranceUs)
-    Trunc.push_back(fmt::format(
-        "last step #{} ends at {:.3f} µs, at the profiler's end {:.3f} µs",
-        Steps.back().Number, Steps.back().End, WinEnd));
+  std::vector<std::string> Trunc = truncatedStepEvidence(
+      Steps, HaveWindow ? std::optional<double>(WinEnd) : std::nullopt);
   if (!Trunc.empty()) {
     std::string Ev;
     for (const std::string &W : Trunc)

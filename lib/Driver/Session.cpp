@@ -10,11 +10,13 @@
 #include "TraceRunImpl.h"
 
 #include "tl/Analysis/ArchSpec.h"
+#include "tl/Analysis/StepSelection.h"
 #include "tl/Analysis/Compare/TraceDiff.h"
 #include "tl/Analysis/UnifiedPerfTable.h"
 #include "tl/IR/Verifier.h"
 #include "tl/Import/CaptureMerge.h"
 #include "tl/Import/Importer.h"
+#include "tl/Import/TraceRestrict.h"
 #include "tl/Pass/PassInstrumentation.h"
 #include "tl/Pass/PassManager.h"
 #include "tl/Pass/PassPlugin.h"
@@ -33,6 +35,7 @@
 #include "tl/Support/ThreadCount.h"
 #include "tl/Support/Version.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -143,6 +146,8 @@ struct Session::Impl {
   raw_ostream &Diag;
   PassRegistry Registry;
   std::optional<FailOnExpr> FailOn;
+  /// --steps, parsed once.
+  StepSpec Steps;
   /// Every instrumentation: the options' (--timing, ...), then the host's.
   PassInstrumentor Instrumentor;
   TimingInstrumentation *Timing = nullptr;
@@ -245,6 +250,12 @@ Expected<std::unique_ptr<Session>> Session::create(SessionOptions Opts,
   if (O.MaxMemoryMB && *O.MaxMemoryMB >= (uint64_t(1) << 44))
     return error("--max-memory must be below 2^44 MiB, got " +
                  Twine(*O.MaxMemoryMB).str());
+  {
+    auto Spec = parseStepSpec(O.Steps);
+    if (!Spec)
+      return Spec.takeError();
+    P->Steps = std::move(*Spec);
+  }
   if (!O.FailOn.empty()) {
     auto E = FailOnExpr::parse(O.FailOn);
     if (!E)
@@ -444,6 +455,65 @@ static Error mergeCaptures(const SessionOptions &O, raw_ostream &Diag,
   return Error::success();
 }
 
+/// "warm-up step #3 and truncated step #9".
+static std::string flaggedSteps(const StepWindows &W, bool Selected,
+                                size_t First, size_t Last) {
+  std::vector<std::string> Parts;
+  for (size_t I = 0; I < W.Steps.size(); ++I) {
+    bool In = I >= First && I <= Last;
+    if (In != Selected)
+      continue;
+    const StepWindow &S = W.Steps[I];
+    if (S.Warmup)
+      Parts.push_back("warm-up step #" + std::to_string(S.Number));
+    if (S.Truncated)
+      Parts.push_back("truncated step #" + std::to_string(S.Number));
+  }
+  return join(Parts, " and ");
+}
+
+/// --steps: restrict T to the selected ProfilerSteps (anything but all),
+/// with a note on what is analysed; with all, a note when the quality
+/// checks flag steps that --steps=steady would leave out.
+static Error applySteps(const SessionOptions &O, const StepSpec &Spec,
+                        raw_ostream &Diag, Trace &T, StringRef Path) {
+  StepWindows W = computeStepWindows(T);
+  if (Spec.isAll()) {
+    std::string Flagged =
+        W.Steps.empty() ? "" : flaggedSteps(W, true, 0, W.Steps.size() - 1);
+    if (!Flagged.empty() && !O.Quiet)
+      WithColor::note(Diag, O.ToolName)
+          << Path << ": " << Flagged << " in the trace; --steps=steady "
+          << "leaves them out\n";
+    return Error::success();
+  }
+  if (W.Steps.empty())
+    return error(Path + ": --steps=" + Spec.Text +
+                 ": the trace has no ProfilerStep annotations (only "
+                 "--steps=all applies)");
+  auto Sel = selectSteps(Spec, W);
+  if (!Sel)
+    return error(Path + ": " + toString(Sel.takeError()));
+  auto [First, Last] = *Sel;
+  StepRestriction R = stepRestriction(T, W, First, Last, Spec.Text);
+  size_t Before = T.size();
+  std::string Selected = describeSteps(R.Window.Steps);
+  restrictTrace(T, R.Keep, std::move(R.Window));
+  if (!O.Quiet) {
+    raw_ostream &OS = WithColor::note(Diag, O.ToolName);
+    OS << Path << ": --steps=" << Spec.Text << ": " << Selected << " ("
+       << Last - First + 1 << " of " << W.Steps.size() << " steps";
+    std::string Out = flaggedSteps(W, false, First, Last);
+    std::string In = flaggedSteps(W, true, First, Last);
+    if (!Out.empty())
+      OS << "; left out: " << Out;
+    if (!In.empty())
+      OS << "; kept: " << In;
+    OS << "), " << T.size() << " of " << Before << " events\n";
+  }
+  return Error::success();
+}
+
 Expected<std::unique_ptr<TraceRun>> Session::importTrace(StringRef Path,
                                                          Stage Last) {
   if (Error E = begin())
@@ -471,6 +541,8 @@ Expected<std::unique_ptr<TraceRun>> Session::importTrace(StringRef Path,
       P->Progress->finishLine();
   }
   if (Error E = mergeCaptures(O, P->Diag, *T, Path, IOpts))
+    return E;
+  if (Error E = applySteps(O, P->Steps, P->Diag, *T, Path))
     return E;
   // The importer's parse buffers are freed by now; their pages would
   // otherwise stay in the process under the analyses' growth.

@@ -113,6 +113,10 @@ llvm::ArrayRef<MemoryEvent> tl::memoryEvents(const Trace &T) {
 }
 llvm::StringRef Trace::linkKey() const { return S->Strings.get(S->LinkKey); }
 llvm::StringRef Trace::sourcePath() const { return S->Path; }
+const TraceWindow *tl::traceWindow(const Trace &T) {
+  const Trace::Storage &S = T.storage();
+  return S.Window ? &*S.Window : nullptr;
+}
 
 EventId Trace::parent(EventId E) const {
   return E < S->Parent.size() ? S->Parent[E] : NoEvent;

@@ -11,6 +11,7 @@
 namespace tl {
 
 std::unique_ptr<Emitter> createPerfSheetsEmitter();
+std::unique_ptr<Emitter> createStepsEmitter();
 #ifdef TL_HAVE_XLSXWRITER
 std::unique_ptr<Emitter> createXlsxEmitter();
 #endif
@@ -27,6 +28,7 @@ void registerBuiltinEmitters(EmitterRegistry &Registry) {
   Registry.add(createPerfSheetsEmitter());
   Registry.add(createCriticalPathEmitter());
   Registry.add(createMemoryTimelineEmitter());
+  Registry.add(createStepsEmitter());
 #ifdef TL_HAVE_XLSXWRITER
   Registry.add(createXlsxEmitter());
 #endif

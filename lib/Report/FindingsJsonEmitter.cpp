@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ReportUtil.h"
+#include "StepsReport.h"
 
 #include "tl/Analysis/AnalysisManager.h"
 #include "tl/Analysis/QualityReport.h"
@@ -184,6 +185,7 @@ public:
           J.attribute("hash", Hash);
           J.attribute("size_bytes", static_cast<int64_t>(Size));
         });
+        writeStepsJson(J, Ctx);
         J.attributeBegin("arch");
         if (Arch)
           J.object([&] {

@@ -85,6 +85,8 @@ class Analysis:
     tables       perf_report_csvs/ name -> pandas.DataFrame (list of dicts
                  without pandas)
     csv          perf_report_csvs/ name -> the CSV text
+    steps        steps.csv, the per-step table (DataFrame or list of
+                 dicts), None when the trace has no ProfilerStep
     passes       the pipeline that ran, after the quality gate
     failures     failed passes: {"pass", "message"}
     fail_on      fail_on= matches: {"id", "rank", "tier", "impact", "clause"}
@@ -98,6 +100,7 @@ class Analysis:
         self.findings = self.report["findings"]
         self.csv = dict(raw["tables"])
         self.tables = {name: _table(text) for name, text in raw["tables"]}
+        self.steps = _table(raw["steps_csv"]) if raw["steps_csv"] else None
         self.passes = list(raw["passes"])
         self.failures = list(raw["failures"])
         self.fail_on = list(raw["fail_on"])

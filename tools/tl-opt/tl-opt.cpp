@@ -118,6 +118,15 @@ struct Options {
                "it exists; 'none' = never); see docs/Inference.md"),
       cl::value_desc("DIR|none"), cl::cat(Input)};
 
+  cl::opt<std::string> Steps{
+      "steps",
+      cl::desc("ProfilerSteps to analyse: 'all' (default: the whole trace), "
+               "'steady' (without the warm-up and truncated steps the "
+               "quality gate flags), N, A..B (ProfilerStep numbers, "
+               "inclusive), first:N or last:N; every table and pass then "
+               "sees only that window"),
+      cl::value_desc("spec"), cl::cat(Input)};
+
   cl::opt<std::string> PassPipelineText{
       "pass-pipeline",
       cl::desc("Passes to run, e.g. 'system,compute' or "
@@ -253,6 +262,7 @@ SessionSettings flagSettings(const Options &O) {
   Set(F.DetectRecompute, O.DetectRecompute);
   Set(F.Compare, O.Compare);
   Set(F.CaptureFolder, O.CaptureFolder);
+  Set(F.Steps, O.Steps);
   Set(F.VerifyIR, O.VerifyIR);
   if (O.Plugins.getNumOccurrences())
     F.Plugins = SettingList(O.Plugins.begin(), O.Plugins.end());

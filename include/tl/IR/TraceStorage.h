@@ -10,6 +10,7 @@
 #include "tl/IR/ArgStore.h"
 #include "tl/IR/MemoryEvent.h"
 #include "tl/IR/Trace.h"
+#include "tl/IR/TraceWindow.h"
 
 #include <array>
 #include <optional>
@@ -59,6 +60,7 @@ struct Trace::Storage {
   ImportStats Stats;
   StrId LinkKey = 0;
   std::string Path;
+  std::optional<TraceWindow> Window;
 
   // Interned keys used by the typed accessors (0 when absent from the trace).
   StrId KeyCorrelation = 0, KeyExternalId = 0, KeyStream = 0, KeyDevice = 0,
