@@ -599,9 +599,12 @@ OutputTransaction::begin(StringRef Dir, const OutputTransactionOptions &Opts) {
       return error(Dir + ": exists and is not a directory");
   } else {
     StringRef ParentLex = sys::path::parent_path(T->AbsLexical);
-    if (std::error_code EC = sys::fs::create_directories(ParentLex))
-      return error(Dir + ": cannot create directory '" + ParentLex +
-                   "': " + EC.message());
+    std::error_code EC = sys::fs::create_directories(ParentLex);
+    if (!EC && !sys::fs::is_directory(ParentLex))
+      EC = std::make_error_code(std::errc::not_a_directory);
+    if (EC)
+      return error(Dir + ": cannot create output directory: " +
+                   EC.message());
     if (std::error_code EC = sys::fs::real_path(ParentLex, Real))
       return error(Dir + ": " + EC.message());
     sys::path::append(Real, sys::path::filename(T->AbsLexical));

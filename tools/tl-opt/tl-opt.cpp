@@ -33,6 +33,7 @@
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <csignal>
 #include <cstdlib>
 #include <optional>
 
@@ -525,6 +526,9 @@ int run(int argc, char **argv) {
 int main(int argc, char **argv) {
   tl::useOneMallocArena();
   InitLLVM X(argc, argv);
+  // A file-size limit (ulimit -f) makes a write fail (EFBIG, one error
+  // line, the old report kept) instead of killing the run.
+  ::signal(SIGXFSZ, SIG_IGN);
   tl::exitOnOutOfMemory("tl-opt");
   return run(argc, argv);
 }
