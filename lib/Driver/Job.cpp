@@ -7,6 +7,7 @@
 #include "tl/Analysis/GpuTimeline.h"
 #include "tl/IR/Trace.h"
 #include "tl/Support/HeapTrim.h"
+#include "tl/Support/OutputTransaction.h"
 #include "tl/Support/RelativePath.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -59,28 +60,35 @@ static std::string traceNames(const JobInputs &In) {
   return Out;
 }
 
-/// rank<N> directories in OutDir that are no rank of this job: left by an
-/// earlier, larger job. Named, never removed.
+/// rank<N> directories of the output directory that are no rank of this
+/// job and hold files tl did not write (an earlier tl's report has no
+/// manifest): named, never removed. Those of an earlier, larger job with a
+/// manifest go at the commit.
 static std::vector<std::string>
-staleRankDirs(StringRef OutDir, const std::set<int64_t> &Ranks) {
+staleRankDirs(const OutputTransaction &Out, const std::set<int64_t> &Ranks) {
   std::vector<std::string> Stale;
-  std::error_code EC;
-  for (sys::fs::directory_iterator It(OutDir, EC), End; It != End && !EC;
-       It.increment(EC)) {
-    StringRef Name = sys::path::filename(It->path());
+  for (StringRef F : Out.foreignEntries()) {
+    StringRef Name = F.split('/').first;
+    StringRef Num = Name;
     int64_t N;
-    if (!Name.consume_front("rank") || Name.empty() || !all_of(Name, isDigit) ||
-        Name.getAsInteger(10, N) || Ranks.count(N) ||
-        !sys::fs::is_directory(It->path()))
+    if (!Num.consume_front("rank") || Num.empty() || !all_of(Num, isDigit) ||
+        Num.getAsInteger(10, N) || Ranks.count(N))
       continue;
-    Stale.push_back(sys::path::filename(It->path()).str());
+    SmallString<256> Full(Out.dir());
+    sys::path::append(Full, Name);
+    if (!sys::fs::is_directory(Full))
+      continue;
+    if (Stale.empty() || Stale.back() != Name)
+      Stale.push_back(Name.str());
   }
   llvm::sort(Stale);
+  Stale.erase(std::unique(Stale.begin(), Stale.end()), Stale.end());
   return Stale;
 }
 
-Expected<JobResult> runJob(Session &S, const JobInputs &In, StringRef OutDir,
-                           raw_ostream &Diag) {
+Expected<JobResult> runJob(Session &S, const JobInputs &In,
+                           OutputTransaction &Out, raw_ostream &Diag) {
+  StringRef OutDir = Out.dir();
   const SessionOptions &O = S.options();
   StringRef Tool = O.ToolName;
   size_t N = In.Traces.size();
@@ -115,7 +123,7 @@ Expected<JobResult> runJob(Session &S, const JobInputs &In, StringRef OutDir,
     if (!O.Quiet)
       Diag << Tool << ": rank " << C->Rank << " (" << I + 1 << "/" << N
            << "): " << Path << " -> " << Dir << "\n";
-    (*R)->setOutputDir(Dir);
+    (*R)->setOutput(Out, "rank" + std::to_string(C->Rank));
     if (Error E = S.gate(**R))
       return E;
     if (Error E = S.runPasses(**R))
@@ -142,7 +150,7 @@ Expected<JobResult> runJob(Session &S, const JobInputs &In, StringRef OutDir,
     WithColor::warning(Diag, Tool) << W << "\n";
   J.Warnings = Resolver.warnings(
       [&](StringRef P) { return relativePath(P, OutDir); });
-  for (const std::string &D : staleRankDirs(OutDir, Ranks)) {
+  for (const std::string &D : staleRankDirs(Out, Ranks)) {
     std::string W = D + "/: no rank of this job (left by an earlier run)";
     SmallString<256> Full(OutDir);
     sys::path::append(Full, D);
@@ -150,8 +158,9 @@ Expected<JobResult> runJob(Session &S, const JobInputs &In, StringRef OutDir,
                                    << "by an earlier run)\n";
     J.Warnings.push_back(W);
   }
-  if (Error E = writeJobReport(J, OutDir))
-    return E;
+  if (Error E = writeJobReport(J, OutDir, Out.stagingDir()))
+    return createStringError(inconvertibleErrorCode(),
+                             Out.unstaged(toString(std::move(E))));
   if (!O.Quiet)
     Diag << Tool << ": job: " << J.Ranks.size() << " rank"
          << (J.Ranks.size() == 1 ? "" : "s") << "; job report in " << OutDir

@@ -85,8 +85,11 @@ std::string jobMarkdown(const JobReport &J, StringRef OutDir) {
   return Text;
 }
 
-Error writeJobReport(const JobReport &J, StringRef OutDir) {
-  SmallString<256> Multi(OutDir);
+Error writeJobReport(const JobReport &J, StringRef OutDir,
+                     StringRef WriteDir) {
+  if (WriteDir.empty())
+    WriteDir = OutDir;
+  SmallString<256> Multi(WriteDir);
   sys::path::append(Multi, "multirank");
   if (std::error_code EC = sys::fs::create_directories(Multi))
     return createStringError(EC, Multi + ": cannot create directory: " +
@@ -94,7 +97,7 @@ Error writeJobReport(const JobReport &J, StringRef OutDir) {
   if (Error E = writeCsvTable(Multi, "ranks.csv", ranksTable(J.Ranks, OutDir)))
     return E;
   std::string Md = jobMarkdown(J, OutDir);
-  return writeFileAtomically(OutDir, "analysis.md",
+  return writeFileAtomically(WriteDir, "analysis.md",
                              [&](raw_ostream &OS) { OS << Md; });
 }
 

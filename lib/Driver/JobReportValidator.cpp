@@ -120,6 +120,7 @@ ValidationResult validateJobReport(StringRef Dir) {
                                  TL[K][2]);
     }
   }
+  checkManifest(Dir, C.R);
   return std::move(C.R);
 }
 

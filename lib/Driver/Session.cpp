@@ -29,6 +29,7 @@
 #include "tl/Report/ReportModel.h"
 #include "tl/Support/HeapTrim.h"
 #include "tl/Support/MemoryLimit.h"
+#include "tl/Support/OutputTransaction.h"
 #include "tl/Support/PyFormat.h"
 #include "tl/Support/RelativePath.h"
 #include "tl/Support/TerminalText.h"
@@ -203,6 +204,18 @@ struct Session::Impl {
     for (const AnalysisTiming &A : R.AM->timings())
       Rep.Analyses.push_back({A.Name, A.WallSeconds, A.CpuSeconds, false});
     Rep.print(Diag, Opts.TimingFormat == "json", EmitTimes);
+  }
+
+  /// Commit the report of a run that began its own transaction.
+  Error commitOwnOutput(TraceRun::Impl &R) {
+    if (!R.OwnedOut)
+      return Error::success();
+    Error E = R.OwnedOut->commit();
+    for (const std::string &W : R.OwnedOut->warnings())
+      WithColor::warning(Diag, Opts.ToolName) << W << "\n";
+    R.OwnedOut.reset();
+    R.Out = nullptr;
+    return E;
   }
 
   /// --timing, statistics and pass failures; printed after the report when
@@ -644,6 +657,21 @@ Error Session::runPasses(TraceRun &Run) {
   bool Emits = R.Last == Stage::Report;
   if (R.Dir.empty())
     R.Dir = O.OutDir.empty() ? defaultOutputDir(R.Path) : O.OutDir;
+  // The report is written into a staging directory and committed whole
+  // after the last emitter (the early perf CSVs included).
+  if (Emits && !R.Out) {
+    OutputTransactionOptions TO;
+    TO.WaitForLock = O.WaitForLock;
+    TO.ToolName = O.ToolName;
+    auto T = OutputTransaction::begin(R.Dir, TO);
+    if (!T)
+      return T.takeError();
+    R.OwnedOut = std::move(*T);
+    R.Out = R.OwnedOut.get();
+    R.WriteDir = R.Out->stagingDir().str();
+  }
+  if (R.WriteDir.empty())
+    R.WriteDir = R.Dir;
   registerBuiltinEmitters(R.Emitters);
   if (P->AOpts.Reference) {
     R.Emitters.add(createDiffStatsEmitter());
@@ -666,16 +694,17 @@ Error Session::runPasses(TraceRun &Run) {
                          /*Failed=*/{},
                          /*Runs=*/{},
                          *P->Canonical,
-                         R.Dir,
+                         R.WriteDir,
                          toolVersion(),
                          R.Path,
                          /*Artifacts=*/{},
                          R.Gate ? &*R.Gate : nullptr};
   EarlyCtx.Scheduled = R.Scheduled;
+  EarlyCtx.ReportDir = R.Dir;
   if (Emits) {
     PMOpts.Prefetch = analysisJobs(*R.AM, R.Prefetch);
     if (effectiveThreads(O.Threads) > 1 &&
-        !sys::fs::create_directories(R.Dir))
+        !sys::fs::create_directories(R.WriteDir))
       for (std::function<void()> &J : R.Emitters.earlyJobs(EarlyCtx))
         PMOpts.Prefetch.push_back(std::move(J));
   }
@@ -700,6 +729,19 @@ Error Session::runPasses(TraceRun &Run) {
   return Error::success();
 }
 
+/// A writer's error names the staging directory; the user knows the
+/// report directory. The first failure only (emitAll joins one per
+/// emitter), so the error is one line.
+static std::string firstFailure(StringRef Msg, const OutputTransaction *Out) {
+  std::string M = Out ? Out->unstaged(Msg) : Msg.str();
+  size_t NL = M.find('\n');
+  if (NL == std::string::npos)
+    return M;
+  size_t More = StringRef(M).drop_front(NL).count('\n');
+  return M.substr(0, NL) + " (and " + std::to_string(More) +
+         " more error(s))";
+}
+
 Error Session::emitReport(TraceRun &Run) {
   TraceRun::Impl &R = *Run.P;
   assert(R.Done == Stage::Passes && "emitReport() runs once, after passes");
@@ -716,16 +758,17 @@ Error Session::emitReport(TraceRun &Run) {
                     R.Failed,
                     R.Runs,
                     *P->Canonical,
-                    R.Dir,
+                    R.WriteDir,
                     toolVersion(),
                     R.Path,
                     R.Artifacts,
                     R.Gate ? &*R.Gate : nullptr};
   Ctx.Scheduled = R.Scheduled;
+  Ctx.ReportDir = R.Dir;
   P->phase("emit");
   {
     TimeTraceScope Scope("emit", R.Dir);
-    if (std::error_code EC = sys::fs::create_directories(R.Dir)) {
+    if (std::error_code EC = sys::fs::create_directories(R.WriteDir)) {
       P->printRunInfo(R, {});
       return error(R.Dir + ": cannot create output directory: " +
                    EC.message());
@@ -739,7 +782,7 @@ Error Session::emitReport(TraceRun &Run) {
     P->finishProgressLine();
     P->printRunInfo(R, EmitTimes);
     if (E)
-      return E;
+      return error(firstFailure(toString(std::move(E)), R.Out));
   }
   R.Done = Stage::Report;
   if (!O.Quiet)
@@ -747,7 +790,7 @@ Error Session::emitReport(TraceRun &Run) {
          << " finding(s), " << R.Failed.size() << " failed pass(es); "
          << "report in " << R.Dir << "\n";
   if (!P->FailOn && O.JunitFile.empty() && O.SarifFile.empty())
-    return Error::success();
+    return P->commitOwnOutput(R);
   ReportModel M = ReportModel::build(Ctx);
   ReportMetrics Metrics =
       ReportMetrics::compute(M, R.AM->get<TraceQuality>());
@@ -789,20 +832,31 @@ Error Session::emitReport(TraceRun &Run) {
                          Version,
                          relativePath(R.Path, Dir.empty() ? "." : Dir)};
   };
+  // A CI file inside the report directory is part of the report.
+  auto Staged = [&](StringRef F) {
+    return R.Out ? R.Out->staged(F) : F.str();
+  };
+  auto Unstaged = [&](Error E) {
+    std::string M = toString(std::move(E));
+    return R.Out ? R.Out->unstaged(M) : M;
+  };
   if (!O.JunitFile.empty())
-    if (Error E = writeJunitReport(O.JunitFile, Input(O.JunitFile)))
-      return error(O.JunitFile + ": " + toString(std::move(E)));
+    if (Error E = writeJunitReport(Staged(O.JunitFile), Input(O.JunitFile)))
+      return error(O.JunitFile + ": " + Unstaged(std::move(E)));
   if (!O.SarifFile.empty())
-    if (Error E = writeSarifReport(O.SarifFile, Input(O.SarifFile)))
-      return error(O.SarifFile + ": " + toString(std::move(E)));
-  return Error::success();
+    if (Error E = writeSarifReport(Staged(O.SarifFile), Input(O.SarifFile)))
+      return error(O.SarifFile + ": " + Unstaged(std::move(E)));
+  return P->commitOwnOutput(R);
 }
 
-Expected<std::unique_ptr<TraceRun>> Session::run(StringRef Path,
-                                                 Stage Last) {
+
+Expected<std::unique_ptr<TraceRun>>
+Session::run(StringRef Path, Stage Last, OutputTransaction *Out) {
   auto R = importTrace(Path, Last);
   if (!R || Last == Stage::Import)
     return R;
+  if (Out)
+    (*R)->setOutput(*Out);
   if (Error E = gate(**R))
     return E;
   if (Last == Stage::Analyses) {
@@ -844,6 +898,18 @@ void TraceRun::setOutputDir(StringRef Dir) {
   assert((!P->Done || *P->Done < Stage::Passes) &&
          "the output directory is set before the passes stage");
   P->Dir = Dir.str();
+}
+void TraceRun::setOutput(OutputTransaction &Out, StringRef SubDir) {
+  assert((!P->Done || *P->Done < Stage::Passes) &&
+         "the output is set before the passes stage");
+  SmallString<256> D(Out.dir()), W(Out.stagingDir());
+  if (!SubDir.empty()) {
+    sys::path::append(D, SubDir);
+    sys::path::append(W, SubDir);
+  }
+  P->Dir = std::string(D);
+  P->WriteDir = std::string(W);
+  P->Out = &Out;
 }
 ArrayRef<FailOnMatch> TraceRun::failOnMatches() const { return P->Matches; }
 ArrayRef<GateResult> TraceRun::gates() const { return P->Gates; }

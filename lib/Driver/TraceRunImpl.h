@@ -11,6 +11,7 @@
 #include "tl/IR/Trace.h"
 #include "tl/Pass/PassPipeline.h"
 #include "tl/Report/Emitter.h"
+#include "tl/Support/OutputTransaction.h"
 
 #include <optional>
 
@@ -38,7 +39,13 @@ struct TraceRun::Impl {
   std::vector<FailedPass> Failed;
   std::vector<Artifact> Artifacts;
   std::vector<Finding> Findings;
+  /// The report directory as named, and where the files are written until
+  /// the commit (a staging directory of Out).
   std::string Dir;
+  std::string WriteDir;
+  OutputTransaction *Out = nullptr;
+  /// Out when this run began it (committed at the end of the report).
+  std::unique_ptr<OutputTransaction> OwnedOut;
   EmitterRegistry Emitters;
   std::vector<FailOnMatch> Matches;
   std::vector<GateResult> Gates;

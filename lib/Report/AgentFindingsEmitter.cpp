@@ -137,13 +137,6 @@ public:
     }
 
     ComputeDataTables Data(metricsArtifacts(Ctx));
-    StringMap<StringSet<>> Written;
-    for (auto &[Key, A] : Files)
-      Written[A.Dir].insert(A.Name + "_findings.md");
-    for (StringRef Dir : {"category_findings", "system_findings"})
-      if (Error E = removeStaleFiles(Ctx.OutputDir, Dir, "_findings.md",
-                                     Written[Dir]))
-        return E;
     for (auto &[Key, A] : Files) {
       // Inside a category the reference's order is category_findings[].rank.
       if (A.T == Tier::Compute)

@@ -41,11 +41,7 @@ class ArtifactEmitter : public Emitter {
 public:
   StringRef name() const override { return "artifacts"; }
   Error emit(const ReportContext &Ctx) override {
-    StringSet<> Metrics; // category_data/<x>_metrics.json of this run
     for (const Artifact &A : Ctx.Artifacts) {
-      StringRef P = A.Path;
-      if (P.consume_front("category_data/") && !P.contains('/'))
-        Metrics.insert(P);
       if (!isSafeRelativePath(A.Path))
         return createStringError(inconvertibleErrorCode(),
                                  "pass '" + A.Pass +
@@ -61,9 +57,7 @@ public:
               [&](raw_ostream &OS) { OS << A.Content; }))
         return E;
     }
-    // Metrics files of passes that did not run this time are stale.
-    return removeStaleFiles(Ctx.OutputDir, "category_data", "_metrics.json",
-                            Metrics);
+    return Error::success();
   }
 };
 

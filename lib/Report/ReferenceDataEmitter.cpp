@@ -318,16 +318,10 @@ Error ReferenceDataEmitter::writeManifest(const ReportContext &Ctx,
 
 Error ReferenceDataEmitter::writeOpsCsvs(const ReportContext &Ctx,
                                          const ReportModel &M) {
-  StringSet<> Written{"cpu_idle_ops.csv"};
   // cpu_idle has no rows: an empty frame, which pandas writes as "\n".
   if (Error E = writeFileAtomically(
           Ctx.OutputDir, "category_data/cpu_idle_ops.csv",
           [](raw_ostream &OS) { CsvTable().write(OS); }))
-    return E;
-  for (const CategoryInfo &C : M.categories())
-    Written.insert(C.Key + "_ops.csv");
-  if (Error E = removeStaleFiles(Ctx.OutputDir, "category_data", "_ops.csv",
-                                 Written))
     return E;
   if (M.categories().empty())
     return Error::success();
@@ -385,14 +379,6 @@ Error ReferenceDataEmitter::writeMetadata(const ReportContext &Ctx,
                                  OS << "\n";
                                });
   };
-  StringSet<> Written{"cpu_idle_metadata.json", "model_info.json"};
-  if (HasMultiKernel)
-    Written.insert("multi_kernel_metadata.json");
-  for (const CategoryInfo &C : M.categories())
-    Written.insert(C.Key + "_metadata.json");
-  if (Error E = removeStaleFiles(Ctx.OutputDir, "metadata", "_metadata.json",
-                                 Written))
-    return E;
   if (Error E = Write("cpu_idle", [&](json::OStream &J) {
         Common(J, "CPU/Idle Analysis", "cpu_idle");
       }))

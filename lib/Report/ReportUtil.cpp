@@ -61,26 +61,7 @@ const MetricsArtifacts &metricsArtifacts(const ReportContext &Ctx) {
 }
 
 std::string reportTracePath(const ReportContext &Ctx) {
-  return relativePath(Ctx.TracePath, Ctx.OutputDir);
-}
-
-Error removeStaleFiles(StringRef OutputDir, StringRef SubDir, StringRef Suffix,
-                       const StringSet<> &Keep) {
-  SmallString<256> Dir(OutputDir);
-  sys::path::append(Dir, SubDir);
-  std::error_code EC;
-  std::vector<std::string> Stale;
-  for (sys::fs::directory_iterator It(Dir, EC), E; It != E && !EC;
-       It.increment(EC)) {
-    StringRef Name = sys::path::filename(It->path());
-    if (Name.ends_with(Suffix) && !Keep.contains(Name))
-      Stale.push_back(It->path());
-  }
-  for (const std::string &P : Stale)
-    if (std::error_code RC = sys::fs::remove(P))
-      return createStringError(RC, "cannot remove stale '" + P +
-                                       "': " + RC.message());
-  return Error::success();
+  return relativePath(Ctx.TracePath, Ctx.reportDir());
 }
 
 ManifestSystemEntries manifestSystemEntries(const ReportContext &Ctx,

@@ -33,12 +33,6 @@ struct ReportContext;
 using MetricsArtifacts = std::map<std::string, const llvm::json::Value *>;
 const MetricsArtifacts &metricsArtifacts(const ReportContext &Ctx);
 
-/// Re-running into the same -o must not leave files of the previous run
-/// behind: delete OutputDir/SubDir/*Suffix whose file name is not in Keep.
-llvm::Error removeStaleFiles(llvm::StringRef OutputDir, llvm::StringRef SubDir,
-                             llvm::StringRef Suffix,
-                             const llvm::StringSet<> &Keep);
-
 /// The optional system entries of the manifest (§3.7): multi_kernel when
 /// the trace has memcpy or communication, kernel_fusion when there are
 /// fusion candidates (artifact category_data/fusion_candidates.json) or

@@ -15,6 +15,7 @@
 #include "tl/Support/BoundedJson.h"
 #include "tl/Support/Markdown.h"
 #include "tl/Support/NumberFormat.h"
+#include "tl/Support/OutputTransaction.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -1052,6 +1053,9 @@ void Validator::run() {
   level2();
   level3(*Md);
   tlChecks(*Md);
+  if (std::optional<std::string> F = readFile(path("findings.json")))
+    checkFindingsSchema(*F, "findings.json", R);
+  checkManifest(Dir, R);
 }
 
 } // namespace
@@ -1110,6 +1114,52 @@ void checkMarkers(StringRef Text, StringRef Level, ValidationResult &R) {
   if (Begins != Ends)
     Err(Twine(Begins) + " impact-begin marker(s) but " + Twine(Ends) +
         " impact-end");
+}
+
+/// A file tl-opt writes: a report file name at the top, or anything in one
+/// of the report's folders (a job's rank<N>/ included).
+static bool looksLikeReportFile(StringRef Rel) {
+  auto [Top, Rest] = Rel.split('/');
+  if (Rest.empty())
+    return is_contained({"analysis.md", "analysis.html", "findings.json",
+                         "priority_data.json", "memory_timeline.json",
+                         "critical_path.json", "diff.md",
+                         "trace_annotated.json.gz", "perf_report.xlsx"},
+                        Top) ||
+           Top.ends_with(".svg");
+  if (is_contained({"category_data", "metadata", "perf_report_csvs",
+                    "category_findings", "system_findings", "multirank"},
+                   Top))
+    return true;
+  StringRef N = Top;
+  return N.consume_front("rank") && !N.empty() && all_of(N, isDigit) &&
+         looksLikeReportFile(Rest);
+}
+
+void checkManifest(StringRef Dir, ValidationResult &R) {
+  std::optional<std::vector<std::string>> M =
+      OutputTransaction::readManifest(Dir);
+  if (!M)
+    return; // a reference report, or one of an older tl
+  auto Err = [&](const Twine &Msg) {
+    R.Issues.push_back(
+        {ValidationIssue::Kind::Error, "tl", "manifest", Msg.str()});
+  };
+  StringSet<> Listed;
+  for (const std::string &F : *M) {
+    Listed.insert(F);
+    ++R.Checks;
+    SmallString<256> P(Dir);
+    sys::path::append(P, F);
+    if (!sys::fs::exists(P))
+      Err(F + ": listed in " + ReportManifestName + " but missing");
+  }
+  for (const std::string &F : OutputTransaction::listFiles(Dir)) {
+    ++R.Checks;
+    if (!Listed.contains(F) && looksLikeReportFile(F))
+      Err(F + ": not in " + ReportManifestName +
+          ": a stale file of an earlier run (remove it)");
+  }
 }
 
 ValidationResult validateReport(StringRef Dir) {

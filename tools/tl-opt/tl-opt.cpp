@@ -22,6 +22,7 @@
 #include "tl/Report/ReportValidator.h"
 #include "tl/Support/HeapTrim.h"
 #include "tl/Support/OutOfMemory.h"
+#include "tl/Support/OutputTransaction.h"
 #include "tl/Support/TerminalText.h"
 #include "tl/Support/Version.h"
 
@@ -29,8 +30,10 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <csignal>
 #include <cstdlib>
 #include <optional>
 
@@ -161,6 +164,11 @@ struct Options {
       cl::value_desc("dir"), cl::cat(Output)};
   cl::opt<bool> Quiet{"quiet", cl::desc("No progress or summary on stderr"),
                       cl::cat(Output)};
+  cl::opt<bool> WaitLock{
+      "wait-lock",
+      cl::desc("When another tl-opt run is writing the same output "
+               "directory, wait for it to finish instead of failing at once"),
+      cl::cat(Output)};
   cl::opt<bool> Progress{
       "progress",
       cl::desc("Show progress on stderr even when it is not a terminal (one "
@@ -303,7 +311,8 @@ void releaseOptionNames() {
   static const char *const Names[] = {
       "config", "arch", "include-unlinked", "pass-pipeline",
       "load-pass-plugin", "no-builtin-passes", "threads", "list-passes",
-      "dump-pass-pipeline", "o", "quiet", "progress", "no-progress", "junit",
+      "dump-pass-pipeline", "o", "quiet", "wait-lock", "progress",
+      "no-progress", "junit",
       "sarif", "fail-on", "validate-report",
       "print-ir", "stop-after", "verify-ir",
       "verify-findings", "timing", "timing-format", "pass-statistics",
@@ -388,6 +397,7 @@ int run(int argc, char **argv) {
     Opts->VerifyIR = true;
   if (PrintOnly)
     Opts->Compare.clear();
+  Opts->WaitForLock = O.WaitLock;
   std::string OutDir = Opts->OutDir;
 
   auto S = Session::create(std::move(*Opts));
@@ -444,12 +454,35 @@ int run(int argc, char **argv) {
     if (Error E = checkTraceFile(Compare))
       return fail(std::move(E));
   }
+  // The report is written into a staging directory and replaces the old
+  // one as a whole at the end; the lock is taken now, so a second run into
+  // the same directory fails before it imports anything.
+  std::unique_ptr<OutputTransaction> Out;
+  if (Writes) {
+    OutputTransactionOptions TO;
+    TO.WaitForLock = O.WaitLock;
+    TO.CleanUpOnSignal = true;
+    auto T = OutputTransaction::begin(OutDir, TO);
+    if (!T)
+      return fail(T.takeError());
+    Out = std::move(*T);
+  }
+  auto Commit = [&]() -> Error {
+    if (!Out)
+      return Error::success();
+    Error E = Out->commit();
+    for (const std::string &W : Out->warnings())
+      WithColor::warning(errs(), "tl-opt") << terminalSafe(W) << "\n";
+    return E;
+  };
   if (Error E = (*S)->begin())
     return fail(std::move(E));
   if (Job) {
-    Expected<JobResult> R = runJob(**S, *Job, OutDir, errs());
+    Expected<JobResult> R = runJob(**S, *Job, *Out, errs());
     if (!R)
       return fail(R.takeError());
+    if (Error E = Commit())
+      return fail(std::move(E));
     if (Error E = (*S)->finish())
       return fail(std::move(E));
     return R->FailedPasses ? 2 : R->FailOnTripped ? 3 : 0;
@@ -465,7 +498,8 @@ int run(int argc, char **argv) {
   int Exit = 0;
   for (const std::string &TracePath : O.Traces) {
     setOutOfMemoryContext(TracePath);
-    Expected<std::unique_ptr<TraceRun>> R = (*S)->run(TracePath, Last);
+    Expected<std::unique_ptr<TraceRun>> R =
+        (*S)->run(TracePath, Last, Out.get());
     if (!R)
       return fail(R.takeError());
     if (PrintIR) {
@@ -490,6 +524,8 @@ int run(int argc, char **argv) {
     if ((*R)->failOnTripped() && Exit == 0)
       Exit = 3;
   }
+  if (Error E = Commit())
+    return fail(std::move(E));
   if (Error E = (*S)->finish())
     return fail(std::move(E));
   return Exit;
@@ -500,6 +536,9 @@ int run(int argc, char **argv) {
 int main(int argc, char **argv) {
   tl::useOneMallocArena();
   InitLLVM X(argc, argv);
+  // A file-size limit (ulimit -f) makes a write fail (EFBIG, one error
+  // line, the old report kept) instead of killing the run.
+  ::signal(SIGXFSZ, SIG_IGN);
   tl::exitOnOutOfMemory("tl-opt");
   return run(argc, argv);
 }

@@ -19,6 +19,7 @@
 
 namespace tl {
 
+class OutputTransaction;
 class Session;
 
 struct JobResult {
@@ -28,12 +29,13 @@ struct JobResult {
   bool FailOnTripped = false;
 };
 
-/// Run every rank and write the job report into OutDir. Progress ("rank
-/// 3/8: ...") and warnings go to Diag (progress not with --quiet). Errors:
-/// a trace that fails to import, two traces of one rank (both named), an
-/// unwritable directory; the job report is then not written.
+/// Run every rank and write the job report into Out (its directory; the
+/// caller commits it, so the job's report changes as a whole). Progress
+/// ("rank 3/8: ...") and warnings go to Diag (progress not with --quiet).
+/// Errors: a trace that fails to import, two traces of one rank (both
+/// named), an unwritable directory; nothing is then committed.
 llvm::Expected<JobResult> runJob(Session &S, const JobInputs &In,
-                                 llvm::StringRef OutDir,
+                                 OutputTransaction &Out,
                                  llvm::raw_ostream &Diag);
 
 /// A job's output directory must not hold a single trace's report

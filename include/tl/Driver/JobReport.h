@@ -34,7 +34,10 @@ struct JobReport {
 std::string jobMarkdown(const JobReport &J, llvm::StringRef OutDir);
 
 /// Write OutDir/analysis.md and OutDir/multirank/ranks.csv, atomically.
-llvm::Error writeJobReport(const JobReport &J, llvm::StringRef OutDir);
+/// WriteDir ("" = OutDir) is where the files go (a staging directory);
+/// the paths they print are relative to OutDir.
+llvm::Error writeJobReport(const JobReport &J, llvm::StringRef OutDir,
+                           llvm::StringRef WriteDir = "");
 
 } // namespace tl
 

@@ -32,6 +32,7 @@
 
 namespace tl {
 
+class OutputTransaction;
 class PassInstrumentation;
 class PassRegistry;
 
@@ -84,9 +85,11 @@ public:
   llvm::Error runPasses(TraceRun &R);
   llvm::Error emitReport(TraceRun &R);
 
-  /// Every stage up to Last.
-  llvm::Expected<std::unique_ptr<TraceRun>> run(llvm::StringRef Path,
-                                                Stage Last = Stage::Report);
+  /// Every stage up to Last; with Out, the report goes into Out (its owner
+  /// commits it), else the run commits its own (OutputTransaction.h).
+  llvm::Expected<std::unique_ptr<TraceRun>>
+  run(llvm::StringRef Path, Stage Last = Stage::Report,
+      OutputTransaction *Out = nullptr);
 
 private:
   struct Impl;

@@ -66,6 +66,9 @@ struct SessionOptions {
   // Output.
   /// "" = <trace dir>/analysis_output.
   std::string OutDir;
+  /// Wait for another run writing the same report directory instead of
+  /// failing at once (--wait-lock).
+  bool WaitForLock = false;
   bool IncludeCallStack = false;
   /// Also write trace_annotated.json.gz (a gzip copy of the input trace).
   bool AnnotatedTrace = false;

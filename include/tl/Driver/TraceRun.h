@@ -24,6 +24,7 @@
 namespace tl {
 
 class AnalysisManager;
+class OutputTransaction;
 class Trace;
 struct PipelineChoice;
 
@@ -60,8 +61,13 @@ public:
   /// Where the report goes (known after the passes stage).
   llvm::StringRef outputDir() const;
   /// Before the passes stage: write this trace's report into Dir instead
-  /// of the session's output directory (a job's rank<N>/).
+  /// of the session's output directory. The run commits it alone at the
+  /// end of the report stage.
   void setOutputDir(llvm::StringRef Dir);
+  /// Before the passes stage: write the report into Out's staging
+  /// directory (its SubDir, a job's rank<N>), named as Out.dir()/SubDir;
+  /// whoever owns Out commits it.
+  void setOutput(OutputTransaction &Out, llvm::StringRef SubDir = "");
   /// After the report stage.
   llvm::ArrayRef<FailOnMatch> failOnMatches() const;
   /// Every --fail-on clause and whether it tripped (report stage).

@@ -3,7 +3,8 @@
 // After the passes ran, the driver hands a ReportContext to every registered
 // emitter (analysis.md, findings.json, CSVs, chart ...). Emitters write only
 // into ReportContext::OutputDir, atomically (writeFileAtomically), and never
-// depend on one another.
+// depend on one another. Files of an earlier report that this one does not
+// write are the driver's business (the manifest, OutputTransaction.h).
 //
 // New emitters are added in lib/Report and registered from
 // registerBuiltinEmitters() (lib/Report/BuiltinEmitters.cpp); the driver
@@ -84,7 +85,10 @@ struct ReportContext {
   llvm::ArrayRef<PassRunInfo> Runs;
   /// Canonical, fully expanded pipeline text.
   std::string Pipeline;
-  /// Where every output goes (exists when emit() is called).
+  /// Where every output goes (exists when emit() is called). In a tl-opt
+  /// run this is a staging directory the run commits at the end
+  /// (OutputTransaction.h); paths the report prints are relative to
+  /// reportDir().
   std::string OutputDir;
   /// "tl-opt 0.1.0 (abc1234)".
   std::string ToolVersion;
@@ -99,6 +103,13 @@ struct ReportContext {
   llvm::ArrayRef<PassDescription> Scheduled = {};
   /// Shared by the emitters (they may run on several threads).
   std::shared_ptr<ReportCache> Cache = makeReportCache();
+  /// The directory the report will be in ("" = OutputDir).
+  std::string ReportDir = {};
+
+  llvm::StringRef reportDir() const {
+    return ReportDir.empty() ? llvm::StringRef(OutputDir)
+                             : llvm::StringRef(ReportDir);
+  }
 };
 
 class Emitter {

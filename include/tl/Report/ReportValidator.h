@@ -49,6 +49,19 @@ struct ValidationResult {
 /// Validate the report in Dir. Never fails: unreadable files are issues.
 ValidationResult validateReport(llvm::StringRef Dir);
 
+/// findings.json's text (File names it in messages) against
+/// docs/findings.schema.json: types, required keys, enums, finite numbers.
+/// One issue per problem (MaxIssues at most), naming the JSON path and
+/// the byte offset.
+void checkFindingsSchema(llvm::StringRef Text, llvm::StringRef File,
+                         ValidationResult &R, unsigned MaxIssues = 20);
+
+/// When Dir has a manifest (.tl-manifest, written by tl-opt): every file it
+/// lists exists, and no file that looks like a tl output (a report file
+/// name, or anything in one of the report's folders) is missing from it:
+/// such a file is stale, left by an earlier run.
+void checkManifest(llvm::StringRef Dir, ValidationResult &R);
+
 /// Level-3 marker scan of one text (§8.1), exposed for unit tests.
 void checkMarkers(llvm::StringRef Text, llvm::StringRef Level,
                   ValidationResult &R);

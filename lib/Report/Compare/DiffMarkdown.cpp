@@ -94,7 +94,7 @@ void writeDiffMarkdown(const ReportContext &Ctx, raw_ostream &OS) {
   double T1 = D.totalTimeUs(false), T2 = D.totalTimeUs(true);
   OS << "# Trace diff\n\n";
   OS << "Trace `" << reportTracePath(Ctx) << "` against reference `"
-     << relativePath(R.sourcePath(), Ctx.OutputDir) << "`. Ops are matched by their lowest common "
+     << relativePath(R.sourcePath(), Ctx.reportDir()) << "`. Ops are matched by their lowest common "
      << "ancestor (LCA) in the merged call trees; times are summed GPU "
      << "event durations; Change = trace - reference (positive: the trace "
      << "is slower).\n\n";

@@ -18,6 +18,7 @@ ACTIONS = {
     "validate-report", "verify-findings", "stop-after",
     "help", "help-hidden", "help-list", "help-list-hidden",
     "print-all-options", "print-options", "version", "h",
+    "wait-lock",  # how this command line waits for a lock, not a setting
 }
 # Flags whose key is spelled differently (docs/Driver.md).
 RENAMED = {"o": "output", "pass-pipeline": "pipeline", "no-progress": "progress"}
