@@ -3,11 +3,13 @@
 
 #include "tl/Analysis/ProfilerSteps.h"
 #include "tl/Analysis/StepChecks.h"
+#include "tl/Support/Stats.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringExtras.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 using namespace llvm;
@@ -89,9 +91,8 @@ StepWindows tl::computeStepWindows(const Trace &T,
     S.CpuEnd = P.End;
     Out.Steps.push_back(S);
   }
-  // The quality gate's checks (TraceQuality.cpp), on the same steps.
-  if (warmupStepEvidence(PS))
-    Out.Steps.front().Warmup = true;
+  // The quality gate's truncation checks (TraceQuality.cpp), on the same
+  // steps; warm-up and outliers come from the steady-state rule below.
   std::optional<Interval> Span = profilerSpan(T);
   if (!truncatedStepEvidence(PS, Span ? std::optional<double>(Span->End)
                                       : std::nullopt)
@@ -137,7 +138,62 @@ StepWindows tl::computeStepWindows(const Trace &T,
     S.End = S.Gpu ? std::max(S.CpuEnd, S.Gpu->End) : S.CpuEnd;
     S.End = std::max(S.End, S.Start);
   }
+  // The rule's candidates: every step but a truncated one.
+  std::vector<size_t> Cand;
+  std::vector<double> Times;
+  for (size_t I = 0; I < Out.Steps.size(); ++I)
+    if (!Out.Steps[I].Truncated) {
+      Cand.push_back(I);
+      Times.push_back(Out.Steps[I].time());
+    }
+  Out.Steady = steadyRule(Times);
+  for (size_t &P : Out.Steady.Warmup)
+    Out.Steps[P = Cand[P]].Warmup = true;
+  for (size_t &P : Out.Steady.Outliers)
+    Out.Steps[P = Cand[P]].Outlier = true;
+  if (auto &Sel = Out.Steady.Selection)
+    Sel = std::pair{Cand[Sel->first], Cand[Sel->second]};
   return Out;
+}
+
+SteadyRule tl::steadyRule(ArrayRef<double> Times) {
+  SteadyRule R;
+  size_t N = Times.size();
+  if (N == 0)
+    return R;
+  R.Median = numpyMedian(Times);
+  std::vector<double> Dev;
+  for (double T : Times)
+    Dev.push_back(std::fabs(T - R.Median));
+  R.Mad = numpyMedian(Dev);
+  // 1.4826 x MAD estimates a normal spread's standard deviation.
+  R.Tol = std::max(0.25 * R.Median, 3 * 1.4826 * R.Mad);
+  if (N < 3) {
+    R.TooFew = true;
+    R.Selection = std::pair{size_t(0), N - 1};
+    return R;
+  }
+  size_t First = 0;
+  while (N - First > 2 && Times[First] > R.Median + R.Tol)
+    R.Warmup.push_back(First++);
+  size_t BestStart = 0, BestLen = 0;
+  for (size_t I = First; I < N;) {
+    if (std::fabs(Times[I] - R.Median) > R.Tol) {
+      R.Outliers.push_back(I++);
+      continue;
+    }
+    size_t J = I;
+    while (J < N && std::fabs(Times[J] - R.Median) <= R.Tol)
+      ++J;
+    if (J - I >= BestLen) { // ties: the later run
+      BestStart = I;
+      BestLen = J - I;
+    }
+    I = J;
+  }
+  if (BestLen)
+    R.Selection = std::pair{BestStart, BestStart + BestLen - 1};
+  return R;
 }
 
 Expected<StepSpec> tl::parseStepSpec(StringRef Text) {
@@ -149,13 +205,13 @@ Expected<StepSpec> tl::parseStepSpec(StringRef Text) {
     return !X.empty() && all_of(X, isDigit) && !X.getAsInteger(10, Out);
   };
   auto Bad = [&] {
-    return specError(Text, "expected all, steady, N, A..B, first:N or "
-                           "last:N (N = the N of ProfilerStep#N)");
+    return specError(Text, "expected all, steady, hta, N, A..B, first:N "
+                           "or last:N (N = the N of ProfilerStep#N)");
   };
   if (V == "all")
     return S;
-  if (V == "steady") {
-    S.K = StepSpec::Kind::Steady;
+  if (V == "steady" || V == "hta") {
+    S.K = V == "hta" ? StepSpec::Kind::Hta : StepSpec::Kind::Steady;
     return S;
   }
   for (auto [Prefix, K] : {std::pair{StringRef("first:"), StepSpec::Kind::First},
@@ -222,17 +278,19 @@ Expected<std::pair<size_t, size_t>> tl::selectSteps(const StepSpec &Spec,
   switch (Spec.K) {
   case StepSpec::Kind::All:
     break;
-  case StepSpec::Kind::Steady: {
-    size_t First = 0, Last = Count - 1;
-    if (S[First].Warmup)
-      ++First;
-    if (S[Last].Truncated && Last > 0)
-      --Last;
-    if (First > Last || (Count == 1 && S[0].Truncated))
-      return specError(Spec.Text, "every step is a warm-up or truncated one (" +
-                                      describeSteps(Nums) + ")");
-    return std::pair{First, Last};
-  }
+  case StepSpec::Kind::Steady:
+    if (!W.Steady.Selection)
+      return specError(Spec.Text,
+                       "every step is a warm-up, outlier or truncated one (" +
+                           describeSteps(Nums) + ")");
+    return *W.Steady.Selection;
+  case StepSpec::Kind::Hta:
+    // HTA's default: every step but the last, truncated or not.
+    if (Count < 2)
+      return specError(Spec.Text, "the trace has one step (" +
+                                      describeSteps(Nums) +
+                                      "); --steps=hta leaves out the last");
+    return std::pair{size_t(0), Count - 2};
   case StepSpec::Kind::First:
   case StepSpec::Kind::Last:
     if (uint64_t(Spec.A) > Count)
@@ -269,9 +327,14 @@ StepRestriction tl::stepRestriction(const Trace &T, const StepWindows &W,
       Win.Steps.push_back(S.Number);
     if (S.Warmup)
       Win.Flags.push_back({S.Number, "warm-up"});
+    if (S.Outlier)
+      Win.Flags.push_back({S.Number, "outlier"});
     if (S.Truncated)
       Win.Flags.push_back({S.Number, "truncated"});
   }
+  Win.SteadyMedian = W.Steady.Median;
+  Win.SteadyTol = W.Steady.Tol;
+  Win.SteadyTooFew = W.Steady.TooFew;
   Win.HostStart = W.Steps[First].CpuStart;
   Win.HostEnd = W.Steps[Last].CpuEnd;
   Win.GpuStart = W.Steps[First].Start;

@@ -26,10 +26,16 @@ StepTable::StepTable(const Trace &T, AnalysisManager &AM) {
       T, Win ? std::optional<double>(Win->GpuStart) : std::nullopt);
   if (Win) {
     Flagged = Win->Flags;
+    Rule.Median = Win->SteadyMedian;
+    Rule.Tol = Win->SteadyTol;
+    Rule.TooFew = Win->SteadyTooFew;
   } else {
+    Rule = W.Steady;
     for (const StepWindow &S : W.Steps) {
       if (S.Warmup)
         Flagged.push_back({S.Number, "warm-up"});
+      if (S.Outlier)
+        Flagged.push_back({S.Number, "outlier"});
       if (S.Truncated)
         Flagged.push_back({S.Number, "truncated"});
     }
@@ -52,10 +58,11 @@ StepTable::StepTable(const Trace &T, AnalysisManager &AM) {
     StepRow R;
     R.W = S;
     if (Win) {
-      R.W.Warmup = R.W.Truncated = false;
+      R.W.Warmup = R.W.Truncated = R.W.Outlier = false;
       for (const auto &[N, What] : Flagged)
         if (N == S.Number) {
           R.W.Warmup |= What == "warm-up";
+          R.W.Outlier |= What == "outlier";
           R.W.Truncated |= What == "truncated";
         }
     }

@@ -479,6 +479,8 @@ static std::string flaggedSteps(const StepWindows &W, bool Selected,
     const StepWindow &S = W.Steps[I];
     if (S.Warmup)
       Parts.push_back("warm-up step #" + std::to_string(S.Number));
+    if (S.Outlier)
+      Parts.push_back("outlier step #" + std::to_string(S.Number));
     if (S.Truncated)
       Parts.push_back("truncated step #" + std::to_string(S.Number));
   }

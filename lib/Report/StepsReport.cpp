@@ -117,7 +117,19 @@ void renderStepsAppendix(raw_ostream &OS, const ReportContext &Ctx) {
   OS << "\n### Steps\n\n<a id=\"steps\"></a>\n\n";
   OS << "Each step's window runs from the end of the previous step's window "
         "(or its CPU start) to the later of its CPU end and the end of the "
-        "GPU work it launched; the GPU timeline is measured inside it.\n\n";
+        "GPU work it launched; the GPU timeline is measured inside it.";
+  const SteadyRule &Rule = ST.steadyRule();
+  if (Rule.TooFew)
+    OS << " Too few steps for steady-state detection (fewer than 3 that "
+          "are not truncated): `--steps=steady` keeps them all.";
+  else
+    OS << " Steady-state rule: median step time " << fixed(ms(Rule.Median), 3)
+       << " ms, tolerance " << fixed(ms(Rule.Tol), 3)
+       << " ms (the larger of 25 % of the median and 3 × 1.4826 × the median "
+          "absolute deviation); slower leading steps are warm-up, other steps "
+          "beyond it outliers, and `--steps=steady` keeps the longest run "
+          "without them.";
+  OS << "\n\n";
   OS << "| Step | Step time (ms) | Compute (ms) | Exposed comm (ms) | "
         "Exposed memcpy (ms) | Idle (ms) | Idle % | GPU events | Flags |\n"
         "|---|---|---|---|---|---|---|---|---|\n";
@@ -168,6 +180,12 @@ void writeStepsJson(json::OStream &J, const ReportContext &Ctx) {
             J.attribute("flag", What);
             J.attribute("selected", is_contained(S.Selected, N));
           });
+    });
+    const SteadyRule &R = Ctx.AM.get<StepTable>().steadyRule();
+    J.attributeObject("steady_rule", [&] {
+      J.attribute("median_step_ms", ms(R.Median));
+      J.attribute("tolerance_ms", ms(R.Tol));
+      J.attribute("too_few_steps", R.TooFew);
     });
     J.attributeBegin("suggestion");
     if (!S.FlaggedIn.empty())

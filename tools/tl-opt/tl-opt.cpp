@@ -124,10 +124,10 @@ struct Options {
   cl::opt<std::string> Steps{
       "steps",
       cl::desc("ProfilerSteps to analyse: 'all' (default: the whole trace), "
-               "'steady' (without the warm-up and truncated steps the "
-               "quality gate flags), N, A..B (ProfilerStep numbers, "
-               "inclusive), first:N or last:N; every table and pass then "
-               "sees only that window"),
+               "'steady' (the steady-state rule: without warm-up, outlier "
+               "and truncated steps), 'hta' (all but the last), N, A..B "
+               "(ProfilerStep numbers, inclusive), first:N or last:N; every "
+               "table and pass then sees only that window"),
       cl::value_desc("spec"), cl::cat(Input)};
 
   cl::opt<std::string> PassPipelineText{

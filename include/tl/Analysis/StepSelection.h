@@ -34,14 +34,32 @@ struct StepWindow {
   uint64_t GpuEvents = 0;
   std::optional<Interval> Gpu; // G(N): their first start and last end
   double Start = 0, End = 0;   // W(N)
-  /// The quality gate's warm-up check flags the first step, its truncation
-  /// checks the last one.
-  bool Warmup = false, Truncated = false;
+  /// The quality gate's truncation checks flag the last step; the
+  /// steady-state rule (steadyRule) flags warm-up and outlier steps.
+  bool Warmup = false, Truncated = false, Outlier = false;
   double time() const { return End - Start; }
 };
 
+/// The steady-state rule of spec multi-rank.md §2.4 on step times T
+/// (candidates only: no truncated step): m = median, MAD = median |T - m|,
+/// tol = max(0.25 m, 3 x 1.4826 x MAD), all computed once; leading steps
+/// with T > m + tol are warm-up while two candidates would remain; the rest
+/// with |T - m| > tol are outliers; the selection is the longest run of
+/// non-outliers (ties: the later run). Fewer than 3 candidates: all of them.
+struct SteadyRule {
+  /// Positions in the candidate list; none when nothing is left.
+  std::optional<std::pair<size_t, size_t>> Selection;
+  std::vector<size_t> Warmup, Outliers;
+  double Median = 0, Mad = 0, Tol = 0;
+  bool TooFew = false;
+};
+SteadyRule steadyRule(llvm::ArrayRef<double> Times);
+
 struct StepWindows {
   std::vector<StepWindow> Steps; // start order
+  /// The steady-state rule on the steps that are not truncated, with its
+  /// selection as positions in Steps.
+  SteadyRule Steady;
   /// GPU events with no launch that ran before the first step's GPU work.
   uint64_t PreTraceGpu = 0;
 };
@@ -54,14 +72,14 @@ StepWindows computeStepWindows(const Trace &T,
 
 /// A parsed --steps value.
 struct StepSpec {
-  enum class Kind { All, Steady, Range, First, Last };
+  enum class Kind { All, Steady, Hta, Range, First, Last };
   Kind K = Kind::All;
   int64_t A = 0, B = 0; // Range: A..B; First/Last: A steps
   std::string Text;     // as given
   bool isAll() const { return K == Kind::All; }
 };
 
-/// all | steady | N | A..B (or A-B) | first:N | last:N. Errors read
+/// all | steady | hta | N | A..B (or A-B) | first:N | last:N. Errors read
 /// "--steps=TEXT: ...".
 llvm::Expected<StepSpec> parseStepSpec(llvm::StringRef Text);
 

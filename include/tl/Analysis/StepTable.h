@@ -37,15 +37,19 @@ public:
 
   llvm::ArrayRef<StepRow> rows() const { return Rows; }
   bool empty() const { return Rows.empty(); }
-  /// Flagged steps of the recorded trace, (number, "warm-up" /
+  /// Flagged steps of the recorded trace, (number, "warm-up" / "outlier" /
   /// "truncated"), whether or not the window keeps them.
   llvm::ArrayRef<std::pair<int64_t, std::string>> flagged() const {
     return Flagged;
   }
   /// Flags of one step, "warm-up", "truncated", "warm-up;truncated" or "".
   std::string flagsOf(int64_t Number) const;
+  /// The steady-state rule's median, tolerance and too-few verdict on the
+  /// recorded trace (its selection is in the window, if any).
+  const SteadyRule &steadyRule() const { return Rule; }
 
 private:
+  SteadyRule Rule;
   std::vector<StepRow> Rows;
   std::vector<std::pair<int64_t, std::string>> Flagged;
 };

@@ -54,7 +54,7 @@ struct SessionOptions {
   /// Graph-capture traces to merge into graph replays ("" = the
   /// trace's sibling capture_traces/ when there is one; "none" = never).
   std::string CaptureFolder;
-  /// ProfilerSteps to analyse (docs/Driver.md): all, steady, N, A..B,
+  /// ProfilerSteps to analyse (docs/Driver.md): all, steady, hta, N, A..B,
   /// first:N, last:N. Anything but all restricts the IR to that window.
   std::string Steps = "all";
   // Pipeline.

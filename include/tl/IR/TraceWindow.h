@@ -29,9 +29,13 @@ struct TraceWindow {
   /// The first selected step's window start and the last one's end (spec
   /// multi-rank.md §2.4 W(N)), measured on the recorded trace.
   double GpuStart = 0, GpuEnd = 0;
-  /// Steps of the recorded trace the quality gate's checks flag: (number,
-  /// "warm-up" or "truncated"), kept or left out.
+  /// Steps of the recorded trace the step checks flag: (number, "warm-up",
+  /// "outlier" or "truncated"), kept or left out.
   std::vector<std::pair<int64_t, std::string>> Flags;
+  /// The steady-state rule's median step time and tolerance on the
+  /// recorded trace (µs), and whether it had too few steps to apply.
+  double SteadyMedian = 0, SteadyTol = 0;
+  bool SteadyTooFew = false;
   /// Events of the recorded trace (the IR keeps a subset).
   uint64_t RecordedEvents = 0;
 };
