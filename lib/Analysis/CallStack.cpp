@@ -16,9 +16,7 @@
 
 using namespace tl;
 
-/// re.sub(r'_\d+', '', N): every `_` followed by digits goes, also inside a
-/// name ("_prepare_4d_attention_mask" -> "_prepared_attention_mask").
-static std::string stripIndices(llvm::StringRef N) {
+std::string tl::stripIndices(llvm::StringRef N) {
   std::string Out;
   Out.reserve(N.size());
   for (size_t I = 0; I < N.size();) {

@@ -720,6 +720,7 @@ CriticalPath::CriticalPath(const Trace &T, AnalysisManager &AM) {
 
   std::vector<uint32_t> Seen(2 * N, 0);
   CriticalOf.assign(N, 0);
+  OwnOf.assign(N, 0);
   uint32_t Stamp = 0;
   for (auto &[W, Sink] : Todo) {
     if (Sink != NoEvent)
@@ -729,8 +730,13 @@ CriticalPath::CriticalPath(const Trace &T, AnalysisManager &AM) {
     llvm::DenseMap<uint64_t, size_t> OpIdx;
     for (const CpSegment &S : W.Segments) {
       W.ByCategory[unsigned(S.Category)] += S.dur();
-      if (S.Event != NoEvent)
+      if (S.Event != NoEvent) {
         CriticalOf[S.Event] += S.dur();
+        double Lo = std::max(S.Start, Ts[S.Event]);
+        double Hi = std::min(S.End, Ends[S.Event]);
+        if (Hi > Lo)
+          OwnOf[S.Event] += Hi - Lo;
+      }
       EventId Top = S.Event == NoEvent ? NoEvent : TopOf[S.Event];
       auto [It, New] = OpIdx.try_emplace(uint64_t(Top), W.Ops.size());
       if (New) {
@@ -762,6 +768,10 @@ EventId CriticalPath::topOp(EventId E) const {
 
 double CriticalPath::criticalUsOf(EventId E) const {
   return E < CriticalOf.size() ? CriticalOf[E] : 0;
+}
+
+double CriticalPath::onPathUsOf(EventId E) const {
+  return E < OwnOf.size() ? OwnOf[E] : 0;
 }
 
 std::array<double, NumCpCategories> CriticalPath::totalByCategory() const {

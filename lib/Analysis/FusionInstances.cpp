@@ -56,6 +56,7 @@ tl::measureFusionInstances(const Trace &T, const FusionCandidate &C,
       for (size_t J = 0; J < N; ++J) {
         Claimed.insert(Ks[S + J]);
         FI.DurUs.push_back(T.dur(Ks[S + J]));
+        FI.Kernels.push_back(Ks[S + J]);
       }
       ArgValue Dims = T.args(Root).get("Input Dims");
       FI.Shape = Dims.isNull() ? std::nullopt : fusionFirstShape(Dims);

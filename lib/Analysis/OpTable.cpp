@@ -2,6 +2,7 @@
 #include "tl/Analysis/OpTable.h"
 
 #include "tl/Analysis/AnalysisManager.h"
+#include "tl/Analysis/CallStack.h"
 #include "tl/Analysis/NameMemo.h"
 #include "tl/Analysis/OpCategory.h"
 #include "tl/Analysis/PerfMetrics.h"
@@ -184,6 +185,22 @@ static EventId launcherOfLaunch(const Trace &T, EventId K) {
   return R == NoEvent ? NoEvent : findLauncher(T, R);
 }
 
+/// DataFrame.sort_values with a stable sort: the inference layout's
+/// prescription for the two summaries (spec tracelens-inference.md §A.9).
+template <typename RowT, typename GetT>
+static void stableSortDescending(std::vector<RowT> &Rows, GetT Get) {
+  std::stable_sort(Rows.begin(), Rows.end(), [&](const RowT &A, const RowT &B) {
+    return Get(A) > Get(B);
+  });
+}
+
+/// A call_stack frame: names over 256 characters are cut (§A.2).
+static std::string stackFrame(llvm::StringRef N) {
+  if (N.size() <= 256)
+    return N.str();
+  return (N.take_front(256) + "..").str();
+}
+
 OpTable::OpTable(const Trace &T, AnalysisManager &AM) : T(T) {
   const CategoryRegistry &Reg = CategoryRegistry::builtin();
   // Attribute kernels in file order; launchers appear in first-kernel order.
@@ -272,36 +289,86 @@ OpTable::OpTable(const Trace &T, AnalysisManager &AM) : T(T) {
     for (LauncherRow &Row : Rows)
       Row.IsRecompute = RM.isRecompute(Row.Launcher);
   }
+  // call_stack = the launcher and its nn.Module ancestors, innermost
+  // first; parent_module = the first of those, indices removed, else "NA"
+  // (spec tracelens-inference.md §A.2).
+  Inference = AM.options().Inference;
+  if (Inference) {
+    llvm::StringMap<uint32_t> ModuleOf, StackOf;
+    std::vector<PyValue> Frames;
+    for (LauncherRow &Row : Rows) {
+      Frames.clear();
+      Frames.push_back(PyValue::str(stackFrame(T.name(Row.Launcher))));
+      std::string Module = "NA";
+      for (EventId P = T.parent(Row.Launcher); P != NoEvent; P = T.parent(P)) {
+        llvm::StringRef N = T.name(P);
+        if (!N.contains("nn.Module"))
+          continue;
+        std::string F = stackFrame(N);
+        if (Frames.size() == 1)
+          Module = stripIndices(F);
+        Frames.push_back(PyValue::str(F));
+      }
+      auto [MI, NewM] = ModuleOf.try_emplace(Module, uint32_t(Modules.size()));
+      if (NewM)
+        Modules.push_back(Module);
+      Row.ModuleIdx = MI->second;
+      std::string Stack = pyRepr(PyValue::list(std::move(Frames)));
+      Frames = {};
+      auto [SI, NewS] = StackOf.try_emplace(Stack, uint32_t(Stacks.size()));
+      if (NewS)
+        Stacks.push_back(std::move(Stack));
+      Row.StackIdx = SI->second;
+    }
+  } else {
+    Modules.push_back("");
+    Stacks.push_back("");
+  }
 
   // ops_summary_by_category (§6.2): sorted keys, then sum desc (stable).
   {
     // Grouped by (category index, recompute), then put in (text, flag)
     // order: indices name distinct texts.
-    llvm::DenseMap<std::pair<uint32_t, unsigned>, uint32_t> GroupOf;
-    std::vector<std::pair<std::pair<uint32_t, bool>, std::vector<double>>>
-        Groups;
+    // Inference mode keys by parent module too (ModuleIdx is 0 otherwise)
+    // and keeps the first launcher's call stack.
+    struct Acc {
+      uint32_t Cat, Module, Stack;
+      bool IsRecompute;
+      std::vector<double> Direct;
+    };
+    llvm::DenseMap<std::pair<uint64_t, unsigned>, uint32_t> GroupOf;
+    std::vector<Acc> Groups;
     for (const LauncherRow &R : Rows) {
       auto [It, New] = GroupOf.try_emplace(
-          {R.CategoryIdx, unsigned(R.IsRecompute)}, uint32_t(Groups.size()));
+          {(uint64_t(R.CategoryIdx) << 32) | R.ModuleIdx,
+           unsigned(R.IsRecompute)},
+          uint32_t(Groups.size()));
       if (New)
-        Groups.push_back({{R.CategoryIdx, R.IsRecompute}, {}});
-      Groups[It->second].second.push_back(R.DirectTimeUs);
+        Groups.push_back(
+            {R.CategoryIdx, R.ModuleIdx, R.StackIdx, R.IsRecompute, {}});
+      Groups[It->second].Direct.push_back(R.DirectTimeUs);
     }
-    llvm::sort(Groups, [&](const auto &A, const auto &B) {
-      int C = llvm::StringRef(Categories[A.first.first])
-                  .compare(Categories[B.first.first]);
-      return C != 0 ? C < 0 : A.first.second < B.first.second;
+    llvm::sort(Groups, [&](const Acc &A, const Acc &B) {
+      int C = llvm::StringRef(Categories[A.Cat]).compare(Categories[B.Cat]);
+      if (C == 0)
+        C = llvm::StringRef(Modules[A.Module]).compare(Modules[B.Module]);
+      return C != 0 ? C < 0 : A.IsRecompute < B.IsRecompute;
     });
-    for (auto &[Key, V] : Groups) {
+    for (Acc &A : Groups) {
       CategorySummaryRow S;
-      S.Category = Categories[Key.first];
-      S.IsRecompute = Key.second;
-      S.Count = V.size();
-      S.DirectMs = pandasGroupSum(V) / 1000;
+      S.Category = Categories[A.Cat];
+      S.ParentModule = Modules[A.Module];
+      S.CallStackFirst = Stacks[A.Stack];
+      S.IsRecompute = A.IsRecompute;
+      S.Count = A.Direct.size();
+      S.DirectMs = pandasGroupSum(A.Direct) / 1000;
       ByCategory.push_back(std::move(S));
     }
-    sortValuesDescending(ByCategory,
-                         [](const CategorySummaryRow &R) { return R.DirectMs; });
+    auto Ms = [](const CategorySummaryRow &R) { return R.DirectMs; };
+    if (Inference)
+      stableSortDescending(ByCategory, Ms);
+    else
+      sortValuesDescending(ByCategory, Ms);
     percentages(ByCategory,
                 [](const CategorySummaryRow &R) { return R.DirectMs; });
   }
@@ -312,18 +379,21 @@ OpTable::OpTable(const Trace &T, AnalysisManager &AM) : T(T) {
     // interned ids name distinct texts.
     struct Acc {
       StrId Name;
+      uint32_t Module, Stack;
       bool IsRecompute;
       std::vector<double> Direct, Subtree;
       std::vector<uint32_t> Cats; // category indices, in first-seen order
     };
-    llvm::DenseMap<std::pair<StrId, unsigned>, uint32_t> GroupOf;
+    llvm::DenseMap<std::pair<uint64_t, unsigned>, uint32_t> GroupOf;
     std::vector<Acc> Groups;
     for (const LauncherRow &R : Rows) {
       StrId N = T.nameId(R.Launcher);
-      auto [It, New] =
-          GroupOf.try_emplace({N, unsigned(R.IsRecompute)}, Groups.size());
+      auto [It, New] = GroupOf.try_emplace(
+          {(uint64_t(N) << 32) | R.ModuleIdx, unsigned(R.IsRecompute)},
+          Groups.size());
       if (New)
-        Groups.push_back({N, R.IsRecompute, {}, {}, {}});
+        Groups.push_back(
+            {N, R.ModuleIdx, R.StackIdx, R.IsRecompute, {}, {}, {}});
       Acc &A = Groups[It->second];
       A.Direct.push_back(R.DirectTimeUs);
       A.Subtree.push_back(R.SubtreeTimeUs);
@@ -332,11 +402,15 @@ OpTable::OpTable(const Trace &T, AnalysisManager &AM) : T(T) {
     }
     llvm::sort(Groups, [&](const Acc &A, const Acc &B) {
       int C = T.strings().get(A.Name).compare(T.strings().get(B.Name));
+      if (C == 0)
+        C = llvm::StringRef(Modules[A.Module]).compare(Modules[B.Module]);
       return C != 0 ? C < 0 : A.IsRecompute < B.IsRecompute;
     });
     for (Acc &A : Groups) {
       NameSummaryRow S;
       S.Name = T.strings().get(A.Name).str();
+      S.ParentModule = Modules[A.Module];
+      S.CallStackFirst = Stacks[A.Stack];
       S.IsRecompute = A.IsRecompute;
       S.DirectSumUs = pandasGroupSum(A.Direct);
       S.SubtreeSumUs = pandasGroupSum(A.Subtree);
@@ -346,8 +420,11 @@ OpTable::OpTable(const Trace &T, AnalysisManager &AM) : T(T) {
       llvm::sort(S.Categories);
       ByName.push_back(std::move(S));
     }
-    sortValuesDescending(ByName,
-                         [](const NameSummaryRow &R) { return R.DirectSumUs; });
+    auto Sum = [](const NameSummaryRow &R) { return R.DirectSumUs; };
+    if (Inference)
+      stableSortDescending(ByName, Sum);
+    else
+      sortValuesDescending(ByName, Sum);
     percentages(ByName,
                 [](const NameSummaryRow &R) { return R.DirectSumUs / 1000; });
   }
@@ -371,7 +448,8 @@ OpTable::OpTable(const Trace &T, AnalysisManager &AM) : T(T) {
     std::vector<std::vector<uint32_t>> Members; // launcher rows per group
     for (uint32_t I = 0; I < Rows.size(); ++I) {
       EventId L = Rows[I].Launcher;
-      std::array<uint32_t, 11> K;
+      std::array<uint32_t, 12> K;
+      K[11] = Rows[I].ModuleIdx;
       K[0] = Rows[I].IsRecompute;
       K[1] = ByNumKernels ? Rows[I].NumKernels : 0;
       K[2] = T.nameId(L);
@@ -399,6 +477,8 @@ OpTable::OpTable(const Trace &T, AnalysisManager &AM) : T(T) {
         UniqueArgsRow Key;
         Key.Name = T.name(L).str();
         Key.Category = categoryName(Rows[I]).str();
+        Key.ParentModule = Modules[Rows[I].ModuleIdx];
+        Key.CallStack = Stacks[Rows[I].StackIdx];
         Key.ProcessName = processNameOf(T, L);
         Key.ProcessLabel = processLabelOf(T, L);
         Key.ThreadName = threadNameOf(T, L);

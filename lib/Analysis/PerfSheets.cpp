@@ -203,15 +203,19 @@ void evaluate(const Trace &T, llvm::ArrayRef<EventId> Events, bool WithBwd,
 /// keep NaN/None, printed empty. (Lists in our params stand for values the
 /// reference keeps as strings, e.g. output_mask; they do not trigger it.)
 /// With group_by_num_kernels every param column is stringified.
+/// EmptyMissing: the inference references were written by a pandas that
+/// prints a missing cell of a stringified column empty (spec
+/// tracelens-inference.md §A.8); the grouping still tells them apart.
 struct ParamColumn {
   std::string Key;
   bool AsFloat = false;
   bool Stringified = false;
+  bool EmptyMissing = false;
 };
 
 std::string paramText(const PyValue *V, const ParamColumn &C) {
   bool AsFloat = C.AsFloat;
-  if (C.Stringified) {
+  if (C.Stringified && !C.EmptyMissing) {
     if (!V)
       return "nan";
     if (V->isNone())
@@ -245,7 +249,7 @@ std::string jsonArgText(const Trace &T, EventId E, llvm::StringRef Key) {
 TextTable summarize(const Trace &T, const SubtreeKernelIndex &KIdx,
                     std::string SheetName, std::vector<RawRow> Raw,
                     bool NumKernelsKey, bool Roofline,
-                    const RecomputeMarks *RM) {
+                    const RecomputeMarks *RM, bool EmptyMissing) {
   TextTable Tab;
   Tab.Name = std::move(SheetName);
   // The arch (agent) flavour's references come from numpy 1.24: plain
@@ -271,7 +275,7 @@ TextTable summarize(const Trace &T, const SubtreeKernelIndex &KIdx,
   for (const ParamList *P : Distinct)
     for (const auto &KV : *P)
       if (ColIdx.try_emplace(KV.first, Cols.size()).second)
-        Cols.push_back({KV.first, false});
+        Cols.push_back({KV.first, false, false, EmptyMissing});
   for (ParamColumn &C : Cols) {
     bool AllNum = true, AnyMissing = false, AnyFloat = false;
     for (const ParamList *P : Distinct) {
@@ -315,8 +319,11 @@ TextTable summarize(const Trace &T, const SubtreeKernelIndex &KIdx,
     for (const ParamColumn &C : Cols) {
       const PyValue *V = findParam(*R.Params, C.Key);
       // Missing values form their own group, apart from any text.
+      // Keyed by the stringified text ("nan" / "None"), however printed.
+      ParamColumn KC = C;
+      KC.EmptyMissing = false;
       K.push_back(C.Stringified || (V && !V->isNone())
-                      ? "v" + paramText(V, C)
+                      ? "v" + paramText(V, KC)
                       : "-");
     }
     if (NumKernelsKey)
@@ -499,6 +506,20 @@ bool isNonSplit(llvm::StringRef Sheet) {
          Sheet == "BinaryElementwise" || Sheet == "Normalization";
 }
 
+/// The inference generator's single sheets (§A.7); Normalization is split
+/// there (Normalization_fwd).
+bool isInferenceSingle(llvm::StringRef Sheet) {
+  return Sheet == "GEMM" || Sheet == "UnaryElementwise" ||
+         Sheet == "BinaryElementwise";
+}
+
+/// Ops that would move to a _bwd sheet; inference mode has none, so they
+/// go (ConvBias_Backward / ConvBiasReLU_Backward stay in CONV_fwd).
+bool droppedInInference(llvm::StringRef N) {
+  return N == "flash_attn::_flash_attn_varlen_backward" ||
+         N == "aten::convolution_backward";
+}
+
 bool movesToBwd(llvm::StringRef N) {
   return N == "flash_attn::_flash_attn_varlen_backward" ||
          N == "aten::convolution_backward" || N == "ConvBias_Backward" ||
@@ -551,12 +572,28 @@ PerfSheets::PerfSheets(const Trace &T, AnalysisManager &AM) {
     if (!std::is_sorted(Ev.begin(), Ev.end(), ByUid))
       std::sort(Ev.begin(), Ev.end(), ByUid);
     std::vector<RawRow> Fwd, Bwd;
-    evaluate(T, Ev, /*WithBwd=*/!isNonSplit(S), Arch, Perf, Pool, Warnings, Fwd,
-             Bwd);
-    if (isNonSplit(S)) {
+    // Inference mode: GEMM and the two elementwise families stay single
+    // sheets, every other family is `<family>_fwd` only, computed forward
+    // (spec tracelens-inference.md §A.7).
+    bool Single = O.Inference ? isInferenceSingle(S) : isNonSplit(S);
+    evaluate(T, Ev, /*WithBwd=*/!Single && !O.Inference, Arch, Perf, Pool,
+             Warnings, Fwd, Bwd);
+    if (Single) {
       if (!Fwd.empty())
         Sheets.push_back(summarize(T, KIdx, S, std::move(Fwd),
-                                   O.GroupByNumKernels, Arch != nullptr, RM));
+                                   O.GroupByNumKernels, Arch != nullptr, RM,
+                                   O.Inference));
+      continue;
+    }
+    if (O.Inference) {
+      // No _bwd sheet receives the backward ops that would move there.
+      llvm::erase_if(Fwd, [&](const RawRow &R) {
+        return droppedInInference(T.name(R.E));
+      });
+      if (!Fwd.empty())
+        Sheets.push_back(summarize(T, KIdx, S + "_fwd", std::move(Fwd),
+                                   O.GroupByNumKernels, Arch != nullptr, RM,
+                                   /*EmptyMissing=*/true));
       continue;
     }
     std::vector<RawRow> FwdKeep, BwdKeep;
@@ -570,9 +607,11 @@ PerfSheets::PerfSheets(const Trace &T, AnalysisManager &AM) {
     std::vector<RawRow>().swap(Bwd);
     if (!FwdKeep.empty())
       Sheets.push_back(summarize(T, KIdx, S + "_fwd", std::move(FwdKeep),
-                                 O.GroupByNumKernels, Arch != nullptr, RM));
+                                 O.GroupByNumKernels, Arch != nullptr, RM,
+                                 /*EmptyMissing=*/false));
     if (!BwdKeep.empty())
       Sheets.push_back(summarize(T, KIdx, S + "_bwd", std::move(BwdKeep),
-                                 O.GroupByNumKernels, Arch != nullptr, RM));
+                                 O.GroupByNumKernels, Arch != nullptr, RM,
+                                 /*EmptyMissing=*/false));
   }
 }

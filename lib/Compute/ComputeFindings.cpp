@@ -115,6 +115,22 @@ std::string title(const CategoryResult &R, const CategoryFinding &F) {
          "% of roofline (" + F.Library + ")";
 }
 
+/// The GPU events whose time a perf-table row sums: each instance's
+/// subtree, or for a synthetic op (one kernel of its launching event) the
+/// subtree's kernels of the row's kernel names.
+std::vector<uint32_t> gpuEventsOf(const Trace &T, const UnifiedPerfRow &U) {
+  std::vector<uint32_t> Out;
+  std::set<std::string> Names;
+  if (U.IsSynthetic)
+    for (const KernelStat &K : U.KernelDetails)
+      Names.insert(K.Name);
+  for (EventId I : U.Instances)
+    for (EventId G : T.subtreeGpuEvents(I))
+      if (!U.IsSynthetic || Names.count(T.name(G).str()))
+        Out.push_back(G);
+  return Out;
+}
+
 } // namespace
 
 Resolution defaultResolution(const CategoryResult &R,
@@ -201,9 +217,11 @@ void emitFindings(const CategoryResult &R, const AnalyzerHooks &H,
       if (!Op.KernelName.empty() && !StringRef(Op.KernelName).contains("<br>"))
         B.kernel(Op.KernelName);
       if (T)
-        if (const UnifiedPerfRow *U = R.In->typedRow(Op.Row))
+        if (const UnifiedPerfRow *U = R.In->typedRow(Op.Row)) {
           if (!U->Instances.empty())
             B.event(T->uid(U->Instances.front()));
+          B.events(gpuEventsOf(*T, *U));
+        }
     }
     B.evidence(std::move(Tab));
 

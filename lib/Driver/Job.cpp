@@ -145,6 +145,7 @@ Expected<JobResult> runJob(Session &S, const JobInputs &In,
     return A.Claim.Rank < B.Claim.Rank;
   });
   J.ExpectedRanks = Resolver.expectedRanks();
+  crossRankAnalysis(J);
   for (const std::string &W :
        Resolver.warnings([](StringRef P) { return P.str(); }))
     WithColor::warning(Diag, Tool) << W << "\n";

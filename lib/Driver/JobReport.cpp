@@ -1,6 +1,7 @@
 //===- JobReport.cpp - The report of a multi-rank job ---------------------===//
 #include "tl/Driver/JobReport.h"
 
+#include "tl/Driver/CollectiveTables.h"
 #include "tl/Report/Emitter.h"
 #include "tl/Support/Markdown.h"
 #include "tl/Support/NumberFormat.h"
@@ -16,6 +17,24 @@ namespace tl {
 
 static std::string ms(double Us) { return printfDouble("%.3f", Us / 1e3); }
 static std::string pct(double P) { return printfDouble("%.2f", P); }
+
+void crossRankAnalysis(JobReport &J) {
+  std::vector<RankCollectives> Cs;
+  std::optional<size_t> Devices;
+  bool Agree = true;
+  // The instances move out of the summaries: the matched collectives copy
+  // what they need, and nothing reads them afterwards.
+  for (RankSummary &R : J.Ranks) {
+    Cs.push_back(std::move(R.Collectives));
+    if (Devices && *Devices != R.DeviceCount)
+      Agree = false;
+    Devices = R.DeviceCount;
+  }
+  J.Collectives = matchCollectives(Cs);
+  J.Stragglers = analyzeStragglers(J.Collectives, J.Ranks);
+  if (Devices && Agree && *Devices >= 2)
+    J.GpusPerNode = int64_t(*Devices);
+}
 
 std::string jobMarkdown(const JobReport &J, StringRef OutDir) {
   std::string Text;
@@ -77,6 +96,10 @@ std::string jobMarkdown(const JobReport &J, StringRef OutDir) {
        << pct(R.pct(R.IdleUs)) << " | " << ms(R.ExposedCommUs) << " | "
        << pct(R.pct(R.ExposedCommUs)) << " |\n";
   }
+  if (!J.Collectives.empty())
+    OS << "\n"
+       << collectivesMarkdown(J.Collectives)
+       << stragglersMarkdown(J.Stragglers);
   if (!J.Warnings.empty()) {
     OS << "\n## Warnings\n\n";
     for (const std::string &W : J.Warnings)
@@ -96,6 +119,25 @@ Error writeJobReport(const JobReport &J, StringRef OutDir,
                                      EC.message());
   if (Error E = writeCsvTable(Multi, "ranks.csv", ranksTable(J.Ranks, OutDir)))
     return E;
+  if (!J.Collectives.empty()) {
+    if (Error E = writeCsvTable(Multi, "collectives.csv",
+                                collectivesTable(J.Collectives,
+                                                 J.GpusPerNode)))
+      return E;
+    if (Error E = writeCsvTable(Multi, "collectives_long.csv",
+                                collectivesLongTable(J.Collectives)))
+      return E;
+    if (Error E = writeCsvTable(Multi, "stragglers.csv",
+                                stragglersTable(J.Stragglers)))
+      return E;
+    if (Error E = writeCsvTable(Multi, "straggler_steps.csv",
+                                stepStragglersTable(J.Stragglers)))
+      return E;
+    std::string Json = jobFindingsJson(J.Stragglers);
+    if (Error E = writeFileAtomically(
+            Multi, "findings.json", [&](raw_ostream &OS) { OS << Json; }))
+      return E;
+  }
   std::string Md = jobMarkdown(J, OutDir);
   return writeFileAtomically(WriteDir, "analysis.md",
                              [&](raw_ostream &OS) { OS << Md; });

@@ -1,7 +1,9 @@
 //===- RankTable.cpp - The job's per-rank GPU timeline table --------------===//
 #include "tl/Driver/RankTable.h"
 
+#include "tl/Analysis/CollectiveInstances.h"
 #include "tl/Analysis/GpuTimeline.h"
+#include "tl/Analysis/StepSelection.h"
 #include "tl/IR/Trace.h"
 #include "tl/Support/RelativePath.h"
 
@@ -32,6 +34,30 @@ RankSummary summarizeRank(const Trace &T, const GpuTimeline &TL,
   S.TotalUs = TL.totalTime();
   S.TotalCommUs = TL.totalCommTime();
   S.TotalMemcpyUs = TL.totalMemcpyTime();
+  ArgValue Props = T.topLevel().get("deviceProperties");
+  S.DeviceCount = Props.isArray() ? Props.size() : 0;
+  StepWindows W = computeStepWindows(T);
+  for (const StepWindow &Step : W.Steps)
+    S.StepTimes.push_back({Step.Number, Step.time()});
+  S.Collectives.Rank = S.Claim.Rank;
+  S.Collectives.Instances = collectCollectiveInstances(T, W.Steps);
+  for (CollectiveInstance &I : S.Collectives.Instances) {
+    if (!I.PgRanks.empty() && !I.PgRanksTruncated && !I.Pg.empty())
+      S.Collectives.PgRanks.try_emplace(I.Pg, I.PgRanks);
+    I.PgRanks = {};
+  }
+  ArgValue Cfg = T.topLevel().get("distributedInfo").get("pg_config");
+  for (size_t I = 0, N = Cfg.isArray() ? Cfg.size() : 0; I < N; ++I) {
+    ArgValue G = Cfg[I];
+    ArgValue Name = G.get("pg_name"), Ranks = G.get("ranks");
+    if (!Name.isString() || !Ranks.isArray())
+      continue;
+    std::vector<int64_t> Rs;
+    for (size_t J = 0, M = Ranks.size(); J < M; ++J)
+      if (std::optional<int64_t> R = Ranks[J].asInt())
+        Rs.push_back(*R);
+    S.Collectives.PgConfig.try_emplace(Name.getString().str(), std::move(Rs));
+  }
   return S;
 }
 

@@ -10,12 +10,14 @@
 #include "TraceRunImpl.h"
 
 #include "tl/Analysis/ArchSpec.h"
+#include "tl/Analysis/InferenceMode.h"
 #include "tl/Analysis/StepSelection.h"
 #include "tl/Analysis/Compare/TraceDiff.h"
 #include "tl/Analysis/UnifiedPerfTable.h"
 #include "tl/IR/Verifier.h"
 #include "tl/Import/CaptureMerge.h"
 #include "tl/Import/Importer.h"
+#include "tl/Import/SglangProfilerNames.h"
 #include "tl/Import/TraceRestrict.h"
 #include "tl/Pass/PassInstrumentation.h"
 #include "tl/Pass/PassManager.h"
@@ -263,6 +265,9 @@ Expected<std::unique_ptr<Session>> Session::create(SessionOptions Opts,
   if (O.MaxMemoryMB && *O.MaxMemoryMB >= (uint64_t(1) << 44))
     return error("--max-memory must be below 2^44 MiB, got " +
                  Twine(*O.MaxMemoryMB).str());
+  if (O.Mode != ModeAuto && O.Mode != ModeTraining && O.Mode != ModeInference)
+    return error("--mode must be 'auto', 'training' or 'inference', got '" +
+                 O.Mode + "'");
   {
     auto Spec = parseStepSpec(O.Steps);
     if (!Spec)
@@ -299,16 +304,23 @@ Expected<std::unique_ptr<Session>> Session::create(SessionOptions Opts,
 
   // Passes: built-in plugins (sorted), then the plugins asked for, in order.
   registerBuiltinPipelines(P->Registry);
-  std::vector<std::string> PluginPaths;
+  // The built-in ones are trusted; the others are tried in a child first
+  // (a crash while loading is an error naming the file) and their passes
+  // run in child processes.
+  std::vector<std::pair<std::string, bool>> PluginPaths;
   if (!O.NoBuiltinPasses)
-    PluginPaths = findBuiltinPlugins(O.ToolPath);
+    for (std::string &Path : findBuiltinPlugins(O.ToolPath))
+      PluginPaths.emplace_back(std::move(Path), false);
   for (const std::string &Path : O.Plugins)
-    PluginPaths.push_back(Path);
-  for (const std::string &Path : PluginPaths) {
+    PluginPaths.emplace_back(Path, true);
+  for (const auto &[Path, Foreign] : PluginPaths) {
+    if (Foreign)
+      if (Error E = PassPlugin::tryInChild(Path, P->Registry, O.PassTimeout))
+        return E;
     auto Plugin = PassPlugin::load(Path);
     if (!Plugin)
       return Plugin.takeError();
-    if (Error E = Plugin->registerPasses(P->Registry))
+    if (Error E = Plugin->registerPasses(P->Registry, Foreign))
       return E;
   }
   return std::unique_ptr<Session>(new Session(std::move(P)));
@@ -445,7 +457,8 @@ static std::string captureFolderFor(const SessionOptions &O, StringRef Path) {
 /// warning per mismatch; a bad folder is an error).
 static Error mergeCaptures(const SessionOptions &O, raw_ostream &Diag,
                            Trace &T, StringRef Path,
-                           const ImportOptions &IOpts) {
+                           const ImportOptions &IOpts, bool &Merged) {
+  Merged = false;
   std::string Dir = captureFolderFor(O, Path);
   if (Dir.empty())
     return Error::success();
@@ -455,6 +468,7 @@ static Error mergeCaptures(const SessionOptions &O, raw_ostream &Diag,
   Expected<CaptureMergeResult> R = mergeCaptureFolder(T, Dir, CapOpts);
   if (!R)
     return R.takeError();
+  Merged = R->MergedLaunches > 0;
   if (!O.Quiet)
     WithColor::note(Diag, O.ToolName)
         << Path << ": capture folder " << Dir
@@ -555,7 +569,8 @@ Expected<std::unique_ptr<TraceRun>> Session::importTrace(StringRef Path,
     if (Last == Stage::Import)
       P->Progress->finishLine();
   }
-  if (Error E = mergeCaptures(O, P->Diag, *T, Path, IOpts))
+  bool CaptureMerged = false;
+  if (Error E = mergeCaptures(O, P->Diag, *T, Path, IOpts, CaptureMerged))
     return E;
   if (Error E = applySteps(O, P->Steps, P->Diag, *T, Path))
     return E;
@@ -577,6 +592,7 @@ Expected<std::unique_ptr<TraceRun>> Session::importTrace(StringRef Path,
       return error(Path + ": IR verification failed: " +
                    toString(std::move(E)));
   auto R = std::make_unique<TraceRun::Impl>(Path.str(), Last, std::move(*T));
+  R->CaptureMerged = CaptureMerged;
   R->Done = Stage::Import;
   return std::unique_ptr<TraceRun>(new TraceRun(std::move(R)));
 }
@@ -604,6 +620,18 @@ Error Session::gate(TraceRun &Run) {
     else if (!O.Quiet)
       WithColor::note(Diag, O.ToolName) << R.Path << ": " << Note << "\n";
   }
+  TraceOpts.Inference = O.Mode == ModeInference;
+  if (O.Mode == ModeAuto) {
+    std::string Why = inferenceEvidence(R.T, R.CaptureMerged);
+    TraceOpts.Inference = !Why.empty();
+    if (TraceOpts.Inference && !O.Quiet)
+      WithColor::note(Diag, O.ToolName)
+          << R.Path << ": inference report layout (" << Why
+          << "; --mode=training for the training one)\n";
+  }
+  // The reference's pseudo-op step starts with this rename (§B.5).
+  if (TraceOpts.Inference)
+    normalizeSglangProfilerNames(R.T);
   R.AM = std::make_unique<AnalysisManager>(R.T, TraceOpts);
   // Every report needs the unified perf table, the longest analysis: with a
   // second thread it starts now instead of after the serial quality gate (a
@@ -717,6 +745,9 @@ Error Session::runPasses(TraceRun &Run) {
                        " passes)");
   if (!P->Instrumentor.empty())
     PMOpts.Instrumentation = &P->Instrumentor;
+  PMOpts.PassTimeoutSeconds = O.PassTimeout;
+  // The early perf table's thread must be done before a plugin pass forks.
+  PMOpts.BeforeIsolated = [&R] { R.Early.join(); };
   std::vector<PassResult> Results = PM.run(R.T, *R.AM, PMOpts);
 
   R.Runs = collectRunInfo(Results);

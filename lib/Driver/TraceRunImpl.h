@@ -26,6 +26,8 @@ struct TraceRun::Impl {
   std::optional<Stage> Done;
 
   Trace T;
+  /// Some graph launch got its capture context (evidence for --mode=auto).
+  bool CaptureMerged = false;
   std::unique_ptr<AnalysisManager> AM;
   std::optional<PassPipeline> Pipeline;
   std::optional<PipelineChoice> Gate;

@@ -1,6 +1,8 @@
 //===- PassManager.cpp - Running passes on a thread pool ------------------===//
 #include "tl/Pass/PassManager.h"
 #include "tl/Pass/PassInstrumentation.h"
+#include "tl/Pass/PassIsolation.h"
+#include "tl/Pass/PassRegistry.h"
 #include "tl/Analysis/AnalysisManager.h"
 #include "tl/Report/FindingSink.h"
 #include "tl/Support/ThreadCount.h"
@@ -35,13 +37,53 @@ PassManager::PassManager(PassPipeline Pipeline)
 }
 PassManager::~PassManager() = default;
 
+/// Registered by a plugin that is not built in.
+static bool isIsolated(const Pass &P) {
+  const PassRegistry *Reg = P.getRegistry();
+  if (!Reg)
+    return false;
+  const PassInfo *Info = Reg->lookupPass(P.getArgument());
+  return Info && Info->Isolated;
+}
+
 std::vector<PassResult> PassManager::run(const Trace &T, AnalysisManager &AM,
                                          const PassManagerOptions &Opts) {
   size_t N = Passes.size();
   std::vector<PassResult> Results(N);
   PassInstrumentation *PI = Opts.Instrumentation;
+  std::vector<bool> Isolated(N);
+  for (size_t I = 0; I < N; ++I)
+    Isolated[I] = isIsolated(*Passes[I]);
   if (PI)
     PI->runBeforePipeline(Passes, T);
+
+  // The pass itself, on this thread: never throws.
+  auto RunBody = [&](Pass &P) {
+    PassOutput Out;
+    FindingSink Sink(P.getArgument());
+    // The one place tl catches C++ exceptions (besides the yaml-cpp
+    // boundary): a plugin pass may come from anyone, and an exception
+    // escaping it must fail that pass only, not the run.
+    try {
+      if (Error E = P.run(T, AM, Sink)) {
+        Out.Failed = true;
+        Out.Message = toString(std::move(E));
+      }
+    } catch (const std::exception &Ex) {
+      Out.Failed = true;
+      Out.Message = std::string("threw an exception: ") + Ex.what();
+    } catch (...) {
+      Out.Failed = true;
+      Out.Message = "threw an exception of unknown type";
+    }
+    // A failed pass keeps the findings it produced before failing: they
+    // are real results and the failure is reported next to them.
+    Out.Findings = Sink.take();
+    Out.Artifacts = Sink.takeArtifacts();
+    for (const PassStatistic *S : P.statistics())
+      Out.StatisticValues.push_back(S->getValue());
+    return Out;
+  };
 
   auto RunOne = [&](size_t I, bool OnWorker) {
     TimeTraceThreadScope TTS(Opts.TimeTrace && OnWorker);
@@ -49,36 +91,33 @@ std::vector<PassResult> PassManager::run(const Trace &T, AnalysisManager &AM,
     PassResult &R = Results[I];
     R.Pass = P.getArgument().str();
     R.PassTier = P.getTier();
-    FindingSink Sink(R.Pass);
     if (PI)
       PI->runBeforePass(P, T);
     auto Wall0 = std::chrono::steady_clock::now();
-    double Cpu0 = threadCpuSeconds();
-    {
-      // The one place tl catches C++ exceptions (besides the yaml-cpp
-      // boundary): a plugin pass may come from anyone, and an exception
-      // escaping it must fail that pass only, not the run.
-      try {
-        if (Error E = P.run(T, AM, Sink)) {
-          R.Failed = true;
-          R.Message = toString(std::move(E));
-        }
-      } catch (const std::exception &Ex) {
-        R.Failed = true;
-        R.Message = std::string("threw an exception: ") + Ex.what();
-      } catch (...) {
-        R.Failed = true;
-        R.Message = "threw an exception of unknown type";
-      }
+    PassOutput Out;
+    if (Isolated[I]) {
+      ChildRunOptions CO;
+      CO.TimeoutSeconds = Opts.PassTimeoutSeconds;
+      ChildRunResult CR =
+          runInChildProcess([&] { return RunBody(P); }, CO);
+      Out = std::move(CR.Output);
+      R.CpuSeconds = CR.CpuSeconds;
+      // The child's counts become the pass's (what instrumentation reads).
+      if (Out.StatisticValues.size() == P.statistics().size())
+        for (size_t S = 0; S < Out.StatisticValues.size(); ++S)
+          *P.statistics()[S] = Out.StatisticValues[S];
+    } else {
+      double Cpu0 = threadCpuSeconds();
+      Out = RunBody(P);
+      R.CpuSeconds = threadCpuSeconds() - Cpu0;
     }
-    R.CpuSeconds = threadCpuSeconds() - Cpu0;
     R.WallSeconds = std::chrono::duration<double>(
                         std::chrono::steady_clock::now() - Wall0)
                         .count();
-    // A failed pass keeps the findings it produced before failing: they
-    // are real results and the failure is reported next to them.
-    R.Findings = Sink.take();
-    R.Artifacts = Sink.takeArtifacts();
+    R.Failed = Out.Failed;
+    R.Message = std::move(Out.Message);
+    R.Findings = std::move(Out.Findings);
+    R.Artifacts = std::move(Out.Artifacts);
     for (const PassStatistic *S : P.statistics())
       R.Statistics.push_back(
           {S->name().str(), S->description().str(), S->getValue()});
@@ -86,23 +125,42 @@ std::vector<PassResult> PassManager::run(const Trace &T, AnalysisManager &AM,
       PI->runAfterPass(P, T, R);
   };
 
+  // In-process passes first (with the prefetch jobs), then the isolated
+  // ones, once nothing else runs.
+  std::vector<size_t> InProcess, InChild;
+  for (size_t I = 0; I < N; ++I)
+    (Isolated[I] ? InChild : InProcess).push_back(I);
   unsigned Threads = effectiveThreads(Opts.Threads);
   if (Threads <= 1 || N <= 1) {
-    for (size_t I = 0; I < N; ++I)
+    for (size_t I : InProcess)
       RunOne(I, /*OnWorker=*/false);
-    if (PI)
-      PI->runAfterPipeline(Results, T);
-    return Results;
+  } else {
+    DefaultThreadPool Pool(llvm::hardware_concurrency(Threads));
+    for (const std::function<void()> &Job : Opts.Prefetch)
+      Pool.async([&Job, &Opts] {
+        TimeTraceThreadScope TTS(Opts.TimeTrace);
+        Job();
+      });
+    for (size_t I : InProcess)
+      Pool.async([&RunOne, I] { RunOne(I, /*OnWorker=*/true); });
+    Pool.wait();
   }
-  DefaultThreadPool Pool(llvm::hardware_concurrency(Threads));
-  for (const std::function<void()> &Job : Opts.Prefetch)
-    Pool.async([&Job, &Opts] {
-      TimeTraceThreadScope TTS(Opts.TimeTrace);
-      Job();
-    });
-  for (size_t I = 0; I < N; ++I)
-    Pool.async([&RunOne, I] { RunOne(I, /*OnWorker=*/true); });
-  Pool.wait();
+  if (!InChild.empty()) {
+    if (Opts.BeforeIsolated)
+      Opts.BeforeIsolated();
+    // Each child is waited for by one thread, so the hooks around a pass
+    // run on one thread as for in-process passes.
+    if (Threads <= 1 || InChild.size() <= 1) {
+      for (size_t I : InChild)
+        RunOne(I, /*OnWorker=*/false);
+    } else {
+      DefaultThreadPool Pool(llvm::hardware_concurrency(
+          std::min<unsigned>(Threads, InChild.size())));
+      for (size_t I : InChild)
+        Pool.async([&RunOne, I] { RunOne(I, /*OnWorker=*/true); });
+      Pool.wait();
+    }
+  }
   if (PI)
     PI->runAfterPipeline(Results, T);
   return Results;

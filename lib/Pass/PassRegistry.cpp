@@ -57,6 +57,7 @@ void PassRegistry::registerPass(PassFactory Factory) {
   Info.Argument = Arg.str();
   Info.Description = Proto->getDescription().str();
   Info.Origin = CurrentOrigin;
+  Info.Isolated = CurrentIsolated;
   Info.Factory = std::move(Factory);
   Info.Prototype = std::move(Proto);
   std::string Key = Info.Argument;

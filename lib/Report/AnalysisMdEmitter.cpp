@@ -43,7 +43,8 @@ void renderTopFindings(raw_ostream &OS, const ReportModel &M) {
     return;
   constexpr size_t Shown = 5;
   OS << "**Top findings** (one ranking across the three tiers, largest "
-        "expected saving first):\n\n";
+        "expected step-time saving first: the saving times the share of the "
+        "finding's time on the critical path):\n\n";
   for (size_t I = 0; I < Order.size() && I < Shown; ++I) {
     const PItem &P = *Order[I];
     OS << P.GlobalRank << ". " << mdInline(P.F->Title) << " — "
@@ -51,6 +52,9 @@ void renderTopFindings(raw_ostream &OS, const ReportModel &M) {
     if (P.scored())
       OS << "saves " << fixed(*P.Low, 2) << "–" << fixed(*P.High, 2)
          << "% of end-to-end time";
+    if (P.scored() && P.Path)
+      OS << ", " << fixed(*P.placeScore(), 2) << "% of the step ("
+         << fixed(P.Path->share() * 100, 1) << " % on the critical path)";
     else if (P.CoveredPct)
       OS << "not quantified; covers " << fixed(*P.CoveredPct, 2)
          << "% of end-to-end time";

@@ -81,6 +81,10 @@ FindingBuilder &FindingBuilder::timeRange(double StartUs, double EndUs) {
   F->Locations.push_back(std::move(L));
   return *this;
 }
+FindingBuilder &FindingBuilder::events(ArrayRef<uint32_t> Ids) {
+  F->Events.insert(F->Events.end(), Ids.begin(), Ids.end());
+  return *this;
+}
 FindingBuilder &FindingBuilder::insight(StringRef Text) {
   F->Insight = Text.str();
   return *this;

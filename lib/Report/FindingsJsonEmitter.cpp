@@ -39,7 +39,9 @@ namespace {
 ///    evidence: the compute Data table's `kernel` column, cpu-idle's gaps
 ///    `start_ms` from the trace start (was `start_us`); trace path relative
 ///    to the report.
-constexpr int64_t FindingsSchemaVersion = 4;
+/// 5: `critical_path` on findings that name their events; global_rank by
+///    the expected step-time saving (docs/ReportFormat.md, "Path impact").
+constexpr int64_t FindingsSchemaVersion = 5;
 
 /// JSON has no inf or NaN (llvm::json would print `inf`, which no reader
 /// accepts): a non-finite number is written as null.
@@ -67,7 +69,25 @@ void writeValue(json::OStream &J, const Value &V) {
     J.value(std::get<std::string>(V));
 }
 
-void writeFinding(json::OStream &J, const Finding &F, const PItem *P) {
+/// How much of the finding's time lies on the critical path and the
+/// step-time saving that leaves (docs/ReportFormat.md, "Path impact").
+void writeCriticalPath(json::OStream &J, const PItem &P, const Utilization &U) {
+  const PathShare &S = *P.Path;
+  J.attributeObject("critical_path", [&] {
+    jsonOptNumAttr(J, "on_path_us", roundTo(S.OnPathUs, 3));
+    jsonOptNumAttr(J, "event_us", roundTo(S.EventUs, 3));
+    jsonOptNumAttr(J, "share", roundTo(S.share(), 4));
+    if (P.scored()) {
+      jsonOptNumAttr(J, "step_saving_pct", roundTo(*P.placeScore(), 4));
+      if (U.Available)
+        jsonOptNumAttr(J, "step_saving_us",
+                   roundTo(*P.placeScore() / 100 * U.TotalMs * 1000, 3));
+    }
+  });
+}
+
+void writeFinding(json::OStream &J, const Finding &F, const PItem *P,
+                  const Utilization &U) {
   J.object([&] {
     J.attribute("id", F.Id);
     J.attribute("tier", tierName(F.T));
@@ -126,6 +146,8 @@ void writeFinding(json::OStream &J, const Finding &F, const PItem *P) {
       J.attribute("method", F.Imp.Method);
       J.attribute("severity", severityName(F.Imp.Sev));
     });
+    if (P && P->Path)
+      writeCriticalPath(J, *P, U);
     J.attributeArray("locations", [&] {
       for (const Location &L : F.Locations)
         J.object([&] {
@@ -220,7 +242,7 @@ public:
         J.attributeArray("findings", [&] {
           for (Tier T : {Tier::Compute, Tier::Fusion, Tier::System})
             for (const PItem &P : M.items(T))
-              writeFinding(J, *P.F, &P);
+              writeFinding(J, *P.F, &P, M.utilization());
         });
         J.attributeArray("failed_passes", [&] {
           for (const FailedPass &P : Ctx.Failed)

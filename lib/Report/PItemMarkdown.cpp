@@ -268,6 +268,26 @@ ComputeDataTables::rows(StringRef Key, unsigned Rank) const {
   return Out;
 }
 
+std::string pathImpactLine(const PItem &P, const ReportModel &M) {
+  const PathShare &S = *P.Path;
+  std::string Out;
+  raw_string_ostream OS(Out);
+  OS << "**Critical path**: " << fixed(S.OnPathUs / 1000, 3) << " of "
+     << fixed(S.EventUs / 1000, 3) << " ms on the critical path ("
+     << fixed(S.share() * 100, 1) << " %)";
+  if (P.scored()) {
+    OS << "; expected step saving ";
+    if (M.utilization().Available)
+      OS << fixed(*P.placeScore() / 100 * M.utilization().TotalMs, 3)
+         << " ms (";
+    OS << fixed(*P.placeScore(), 2) << "% of end-to-end time";
+    if (M.utilization().Available)
+      OS << ")";
+  }
+  OS << ".";
+  return Out;
+}
+
 void renderCard(raw_ostream &OS, const PItem &P, const ReportModel &M,
                 PItemPlacement Where) {
   const Finding &F = *P.F;
@@ -302,6 +322,8 @@ void renderCard(raw_ostream &OS, const PItem &P, const ReportModel &M,
     OS << "**Impact**: impact_score: " << score(P.Mid) << "\n";
   }
   OS << "<!-- impact-end -->\n";
+  if (P.Path && Where.InReport)
+    OS << "\n" << pathImpactLine(P, M) << "\n";
   if (F.T == Tier::Compute && P.isHeuristic()) {
     OS << "\n> **Warning — estimated:** No performance model for this op; "
           "impact is derived from its E2E GPU-time share";

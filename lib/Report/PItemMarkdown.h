@@ -96,6 +96,9 @@ std::string mdInline(llvm::StringRef S);
 /// kernel_after, op_after, cpu_op, call (case and '_' vs ' ' ignored).
 bool isNameColumn(llvm::StringRef Header);
 
+/// "**Critical path**: x of y ms on the critical path (s %); expected step
+/// saving z ms (w% of end-to-end time)." for a P-item with a path share.
+std::string pathImpactLine(const PItem &P, const ReportModel &M);
 void renderCard(llvm::raw_ostream &OS, const PItem &P, const ReportModel &M,
                 PItemPlacement Where = {});
 void renderDetail(llvm::raw_ostream &OS, const PItem &P, const ReportModel &M,

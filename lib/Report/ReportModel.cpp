@@ -8,6 +8,7 @@
 #include "tl/Report/ReportModel.h"
 
 #include "tl/Analysis/AnalysisManager.h"
+#include "tl/Analysis/CriticalPath.h"
 #include "tl/Analysis/GpuTimeline.h"
 #include "tl/Analysis/UnifiedPerfTable.h"
 #include "tl/Report/Emitter.h"
@@ -100,8 +101,16 @@ bool impactBefore(const PItem &A, const PItem &B) {
 
 } // namespace
 
+std::optional<double> PItem::placeScore() const {
+  std::optional<double> S = oldScore();
+  if (S && Path)
+    return *S * Path->share();
+  return S;
+}
+
 ReportModel ReportModel::build(ArrayRef<Finding> Findings, Utilization U,
-                               std::vector<CategoryInfo> Categories) {
+                               std::vector<CategoryInfo> Categories,
+                               ArrayRef<std::optional<PathShare>> Paths) {
   ReportModel M;
   M.U = U;
   M.Categories = std::move(Categories);
@@ -109,8 +118,11 @@ ReportModel ReportModel::build(ArrayRef<Finding> Findings, Utilization U,
   // Category rank: the pass's `rank` metric, else emission order within
   // (pass, category).
   std::map<std::pair<std::string, std::string>, unsigned> Seen;
-  for (const Finding &F : Findings) {
+  for (size_t FI = 0; FI < Findings.size(); ++FI) {
+    const Finding &F = Findings[FI];
     PItem P = makeItem(F);
+    if (FI < Paths.size())
+      P.Path = Paths[FI];
     unsigned &N = Seen[{F.Pass, P.CategoryKey}];
     ++N;
     std::optional<double> R = numericMetric(F, "rank");
@@ -164,9 +176,10 @@ ReportModel ReportModel::build(ArrayRef<Finding> Findings, Utilization U,
       P.Rank = ++Rank;
   }
 
-  // One ranking across tiers: the score a finding is placed by is its mid
-  // saving, or for an unscored one the share of time it covers (what
-  // fixing it can save at most).
+  // One ranking across tiers: the score a finding is placed by is its
+  // expected step-time saving, its mid saving (for an unscored one the
+  // share of time it covers: what fixing it can save at most) times the
+  // share of its time on the critical path. Ties by the old estimate.
   std::vector<PItem *> All;
   for (std::vector<PItem> &V : M.Items)
     for (PItem &P : V) {
@@ -183,14 +196,15 @@ ReportModel ReportModel::build(ArrayRef<Finding> Findings, Utilization U,
       }
       All.push_back(&P);
     }
-  auto PlaceBy = [](const PItem *P) -> std::optional<double> {
-    return P->scored() ? P->Mid : P->CoveredPct;
-  };
   std::stable_sort(All.begin(), All.end(), [&](const PItem *A, const PItem *B) {
-    std::optional<double> SA = PlaceBy(A), SB = PlaceBy(B);
+    std::optional<double> SA = A->placeScore(), SB = B->placeScore();
     if (SA.has_value() != SB.has_value())
       return SA.has_value();
-    return SA && *SA > *SB;
+    if (!SA)
+      return false;
+    if (*SA != *SB)
+      return *SA > *SB;
+    return *A->oldScore() > *B->oldScore();
   });
   for (size_t I = 0; I < All.size(); ++I)
     All[I]->GlobalRank = I + 1;
@@ -282,8 +296,18 @@ ReportModel ReportModel::build(const ReportContext &Ctx) {
     U.ExposedMemcpyPct = TL.percent(TL.exposedMemcpyTime());
     U.IdlePct = TL.percent(TL.idleTime());
   }
+  std::vector<std::optional<PathShare>> Paths;
+  Paths.reserve(Ctx.Findings.size());
+  const CriticalPath *CP = nullptr;
+  for (const Finding &F : Ctx.Findings) {
+    if (!F.Events.empty() && !CP)
+      CP = &Ctx.AM.get<CriticalPath>();
+    Paths.push_back(CP && !F.Events.empty()
+                        ? pathShareOf(F.Events, Ctx.T, *CP)
+                        : std::nullopt);
+  }
   return build(Ctx.Findings, U,
-               collectCategories(Ctx.AM.get<UnifiedPerfTable>()));
+               collectCategories(Ctx.AM.get<UnifiedPerfTable>()), Paths);
 }
 
 const CategoryInfo *ReportModel::category(StringRef Key) const {

@@ -229,20 +229,27 @@ public:
       // instance x count; docs/conformance.md, "Kernel fusion").
       std::optional<MeasuredFusion> M;
       llvm::DenseSet<EventId> Mine = Claimed;
-      if (!Comparative && Lookup && E.Candidate)
-        M = measureFusionEstimate(
-            E, measureFusionInstances(T, *E.Candidate, Mine), *Lookup, P);
+      std::vector<uint32_t> Kernels;
+      if (!Comparative && Lookup && E.Candidate) {
+        std::vector<FusionInstance> Is =
+            measureFusionInstances(T, *E.Candidate, Mine);
+        for (const FusionInstance &I : Is)
+          Kernels.insert(Kernels.end(), I.Kernels.begin(), I.Kernels.end());
+        M = measureFusionEstimate(E, Is, *Lookup, P);
+      }
       if (M && !M->Significant)
         continue; // below the pass's thresholds once measured
       Claimed = std::move(Mine);
-      emitFinding(E, M ? &*M : nullptr, Comparative, AM, Sink);
+      emitFinding(E, M ? &*M : nullptr, Kernels, Comparative, AM, Sink);
     }
     return llvm::Error::success();
   }
 
 private:
+  /// Kernels: the measured instances' kernels (Finding::Events).
   void emitFinding(const FusionEstimate &E, const MeasuredFusion *M,
-                   bool Comparative, AnalysisManager &AM, FindingSink &Sink) {
+                   llvm::ArrayRef<uint32_t> Kernels, bool Comparative,
+                   AnalysisManager &AM, FindingSink &Sink) {
     double Low = M ? M->ImpactLow : E.ImpactLow;
     double Mid = M ? M->ImpactMid : E.ImpactMid;
     double High = M ? M->ImpactHigh : E.ImpactHigh;
@@ -301,6 +308,7 @@ private:
                       Comparative ? "measured gap to reference" : "roofline")
               .severity(Mid > 5 ? Severity::High : Severity::Medium)
               .op(E.Operation)
+              .events(Kernels)
               .action(Adv.Action)
               .mechanism(Adv.Mechanism)
               .expect(Adv.Expected + "; end-to-end time down by about " +

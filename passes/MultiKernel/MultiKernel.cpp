@@ -443,6 +443,12 @@ llvm::Error MultiKernelPass::run(const Trace &T, AnalysisManager &AM,
                    : "Pre-allocate the device tensors once and stage inputs "
                      "asynchronously (non_blocking copies from pinned "
                      "buffers) instead of creating tensors on the fly.";
+    // The copies' own time: the report weighs the finding by how much of it
+    // lies on the critical path.
+    std::vector<uint32_t> Copies;
+    for (EventId E : D.memcpyEvents())
+      if (copyDirOf(T.name(E)) == I.Dir)
+        Copies.push_back(E);
     Sink.system("memcpy", (copyDirName(I.Dir) + " memory copies: " +
                            std::to_string(I.Count) + " transfers")
                               .str())
@@ -460,6 +466,7 @@ llvm::Error MultiKernelPass::run(const Trace &T, AnalysisManager &AM,
         .metric("flagged_by_count", I.ByCount)
         .metric("flagged_by_time", I.ByTime)
         .evidence(std::move(Sites))
+        .events(Copies)
         .nonQuantified()
         .severity(I.ByTime ? Severity::Medium : Severity::Low)
         .action(Action)

@@ -222,17 +222,22 @@ tl::conform::keyColumns(llvm::StringRef Table,
       if (Has(C))
         Keys.push_back(C);
   };
+  // parent_module and num_kernels are keys of the inference layout
+  // (spec/tracelens-inference.md §A.3-§A.5), absent from the others.
   static const std::initializer_list<const char *> Signature = {
-      "name",        "op category",   "process_name",
-      "process_label", "thread_name", "Input Dims",
-      "Input type",  "Input Strides", "Concrete Inputs"};
+      "name",        "op category",   "parent_module",
+      "process_name", "process_label", "thread_name",
+      "Input Dims",  "Input type",    "Input Strides",
+      "Concrete Inputs"};
   if (Table == "gpu_timeline")
     AddIf({"type"});
   else if (Table == "ops_summary_by_category")
-    AddIf({"op category"});
+    AddIf({"op category", "parent_module"});
   else if (Table == "ops_summary")
-    AddIf({"name"});
-  else if (Table == "ops_unique_args" || Table == "unified_perf_summary")
+    AddIf({"name", "parent_module"});
+  else if (Table == "ops_unique_args")
+    AddIf(Signature), AddIf({"num_kernels"});
+  else if (Table == "unified_perf_summary")
     AddIf(Signature);
   else if (Table == "kernel_summary")
     AddIf({"Parent op category", "Parent cpu_op", "Kernel name",

@@ -8,7 +8,10 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "JobGen.h"
+
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <fmt/format.h>
@@ -1674,6 +1677,20 @@ int main(int argc, char **argv) {
       cl::desc("With --shape=critical-path: write the injected critical path "
                "per step and the memory peak as JSON to this file"),
       cl::value_desc("file"), cl::cat(GenCat));
+  cl::list<std::string> Stragglers(
+      "straggler",
+      cl::desc("With -o DIR/: rank RANK is DELAY_US later than the others "
+               "at each collective (more GPU work before it); repeatable"),
+      cl::value_desc("RANK:DELAY_US"), cl::cat(GenCat));
+  cl::opt<double> SkewUs(
+      "skew",
+      cl::desc("With -o DIR/: every rank arrives up to US later at each "
+               "collective (uniform, deterministic; default 0)"),
+      cl::value_desc("US"), cl::init(0), cl::cat(GenCat));
+  cl::opt<bool> NoSeq("no-seq",
+                      cl::desc("With -o DIR/: no Seq on collectives (older "
+                               "PyTorch), so they match by order"),
+                      cl::init(false), cl::cat(GenCat));
   cl::HideUnrelatedOptions(GenCat);
   cl::ParseCommandLineOptions(
       argc, argv,
@@ -1687,7 +1704,60 @@ int main(int argc, char **argv) {
       "  tl-gen -o t.json.gz --steps=3 --layers=2\n"
       "  tl-gen -o big.json --target-mb=1000 --layers=8 --hidden=2048\n"
       "  tl-gen -o t.json --flavor=rocm --mode=training --ranks=8\n"
-      "  tl-gen -o deep.json --shape=deep --events=5000000\n");
+      "  tl-gen -o deep.json --shape=deep --events=5000000\n"
+      "  tl-gen -o job/ --ranks=8 --straggler=5:300 --skew=20 --truth=t.json\n"
+      "    (a directory: one trace per rank, rank<R>.json, collectives with\n"
+      "    PyTorch's record_param_comms metadata; --truth gets each\n"
+      "    collective's late rank and arrival skew)\n");
+  std::string OutPath = OutFile;
+  bool JobMode = (!OutPath.empty() && OutPath.back() == '/') ||
+                 llvm::sys::fs::is_directory(OutPath);
+  if (!JobMode && (!Stragglers.empty() || SkewUs != 0 || NoSeq)) {
+    llvm::errs() << "tl-gen: error: --straggler, --skew and --no-seq need "
+                    "-o DIR/ (one trace per rank)\n";
+    return 1;
+  }
+  if (JobMode) {
+    tlgen::JobOptions J;
+    while (OutPath.size() > 1 && OutPath.back() == '/')
+      OutPath.pop_back();
+    J.Dir = OutPath;
+    J.Ranks = Ranks;
+    J.Steps = Steps;
+    J.Layers = Layers;
+    J.Hidden = Hidden;
+    J.Seed = Seed;
+    J.SkewUs = SkewUs;
+    J.NoSeq = NoSeq;
+    J.TruthFile = TruthFile;
+    if (Ranks == 0 || Steps == 0 || Layers == 0 || Hidden == 0 ||
+        !(SkewUs >= 0)) {
+      llvm::errs() << "tl-gen: error: a job needs ranks, steps, layers, "
+                      "hidden > 0 and --skew >= 0\n";
+      return 1;
+    }
+    for (const std::string &S : Stragglers) {
+      unsigned R;
+      double D;
+      if (!tlgen::parseStraggler(S, R, D) || R >= Ranks) {
+        llvm::errs() << "tl-gen: error: --straggler=" << S
+                     << ": expected RANK:DELAY_US with RANK < --ranks\n";
+        return 1;
+      }
+      J.Stragglers.push_back({R, D});
+    }
+    if (std::error_code EC = llvm::sys::fs::create_directories(J.Dir)) {
+      llvm::errs() << "tl-gen: error: " << J.Dir
+                   << ": cannot create directory: " << EC.message() << "\n";
+      return 1;
+    }
+    std::string Err;
+    if (!tlgen::generateJob(J, Err)) {
+      llvm::errs() << "tl-gen: error: " << Err << "\n";
+      return 1;
+    }
+    return 0;
+  }
   GenOptions O;
   O.OutFile = OutFile;
   O.FlavorOpt = FlavorOpt;

@@ -130,6 +130,16 @@ struct Options {
                "table and pass then sees only that window"),
       cl::value_desc("spec"), cl::cat(Input)};
 
+  cl::opt<std::string> Mode{
+      "mode",
+      cl::desc("Report layout: 'training' (TraceLens's perf report), "
+               "'inference' (its inference report: ops tables by parent "
+               "module with call stacks, <family>_fwd sheets) or 'auto' "
+               "(default: inference when the trace has no backward and a "
+               "serving runner's iteration annotations or merged graph "
+               "captures); see docs/Inference.md"),
+      cl::value_desc("auto|training|inference"), cl::cat(Input)};
+
   cl::opt<std::string> PassPipelineText{
       "pass-pipeline",
       cl::desc("Passes to run, e.g. 'system,compute' or "
@@ -143,6 +153,12 @@ struct Options {
       "no-builtin-passes",
       cl::desc("Do not load the built-in passes from <tool>/../lib/tl/passes"),
       cl::cat(Pipeline)};
+  cl::opt<unsigned> PassTimeout{
+      "pass-timeout",
+      cl::desc("Seconds each pass of a --load-pass-plugin plugin may run "
+               "(in a child process) before it is killed and failed "
+               "(0 = no limit)"),
+      cl::init(600), cl::value_desc("seconds"), cl::cat(Pipeline)};
   cl::opt<unsigned> Threads{
       "threads", cl::desc("Worker threads for passes (0 = all cores, 1 = "
                           "serial); output is identical for every value"),
@@ -271,10 +287,12 @@ SessionSettings flagSettings(const Options &O) {
   Set(F.Compare, O.Compare);
   Set(F.CaptureFolder, O.CaptureFolder);
   Set(F.Steps, O.Steps);
+  Set(F.Mode, O.Mode);
   Set(F.VerifyIR, O.VerifyIR);
   if (O.Plugins.getNumOccurrences())
     F.Plugins = SettingList(O.Plugins.begin(), O.Plugins.end());
   Set(F.NoBuiltinPasses, O.NoBuiltin);
+  Set(F.PassTimeout, O.PassTimeout);
   Set(F.IncludeCallStack, O.IncludeCallStack);
   Set(F.AnnotatedTrace, O.AnnotatedTrace);
   Set(F.Quiet, O.Quiet);

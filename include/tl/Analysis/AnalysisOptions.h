@@ -31,6 +31,10 @@ struct AnalysisOptions {
   /// in unified_perf_summary (--include-call-stack).
   bool GroupByNumKernels = false;
   bool IncludeCallStack = false;
+  /// The inference generator's layout (spec tracelens-inference.md §A,
+  /// --mode): ops tables by parent module with call stacks, `_fwd` sheet
+  /// names, empty missing param cells, no kernel-summary sheets.
+  bool Inference = false;
   /// Comparative mode (tl-opt --compare): the reference trace ("trace 2")
   /// and its own AnalysisManager; both outlive this one. Null = standalone.
   const Trace *Reference = nullptr;

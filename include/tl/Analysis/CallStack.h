@@ -100,6 +100,10 @@ std::string kernelOnlyStack(const Trace &T, EventId Kernel);
 /// (isEntryWrapperFrame); "Not found" otherwise.
 std::string entryPoint(llvm::StringRef OpName, llvm::StringRef CallStackFull);
 
+/// re.sub(r'_\d+', '', N): every `_` followed by digits goes, also inside a
+/// name ("_prepare_4d_attention_mask" -> "_prepared_attention_mask").
+std::string stripIndices(llvm::StringRef N);
+
 } // namespace tl
 
 #endif // TL_ANALYSIS_CALLSTACK_H

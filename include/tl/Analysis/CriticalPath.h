@@ -142,12 +142,18 @@ public:
   /// Time of the windows' segments charged to each event (summed over the
   /// windows); events off every path are absent (0).
   double criticalUsOf(EventId E) const;
+  /// The part of criticalUsOf(E) inside E's own [ts, ts + dur]: E's own
+  /// execution on the path. A GPU event's launch latency and stream gaps,
+  /// charged to it but lying before its start, are not counted, so the
+  /// value never exceeds E's duration (path impact, docs/ReportFormat.md).
+  double onPathUsOf(EventId E) const;
 
 private:
   std::vector<CpWindow> Windows;
   std::vector<EventId> TopOf; // per event, see topOp()
   std::vector<EventId> Launcher;
   std::vector<double> CriticalOf;
+  std::vector<double> OwnOf; // see onPathUsOf()
   bool HasSync = false;
 };
 

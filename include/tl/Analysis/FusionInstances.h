@@ -25,6 +25,8 @@ struct FusionInstance {
   EventId Root = NoEvent;
   /// One duration per kernel of the candidate, in its order.
   std::vector<double> DurUs;
+  /// The kernels those durations are of (path impact, Finding::Events).
+  std::vector<EventId> Kernels;
   /// The instance's own first input shape (perf-table lookups).
   KernelPerfLookup::Shape Shape;
   double timeUs() const {

@@ -40,10 +40,15 @@ struct LauncherRow {
   /// Index of the op category (OpTable::categoryName).
   uint32_t CategoryIdx = 0;
   bool IsRecompute = false; // only set with DetectRecompute
+  /// Inference mode: indices of the parent_module and call_stack texts
+  /// (OpTable::parentModule / callStack); 0 otherwise.
+  uint32_t ModuleIdx = 0, StackIdx = 0;
 };
 
 struct CategorySummaryRow {
   std::string Category;
+  /// Inference mode only (a group key, and the first launcher's stack).
+  std::string ParentModule, CallStackFirst;
   bool IsRecompute = false;
   uint64_t Count = 0;
   double DirectMs = 0, Percentage = 0, CumulativePercentage = 0;
@@ -51,6 +56,7 @@ struct CategorySummaryRow {
 
 struct NameSummaryRow {
   std::string Name;
+  std::string ParentModule, CallStackFirst; // inference mode only
   bool IsRecompute = false;
   double DirectSumUs = 0, SubtreeSumUs = 0;
   uint64_t Count = 0;
@@ -65,6 +71,7 @@ struct AggStats {
 
 struct UniqueArgsRow {
   std::string Name, Category, ProcessName, ProcessLabel, ThreadName;
+  std::string ParentModule, CallStack; // inference mode only
   /// Input Dims / Input type / Input Strides / Concrete Inputs as Python
   /// values (lists become tuples; None when missing).
   PyValue InputDims, InputType, InputStrides, ConcreteInputs;
@@ -113,12 +120,25 @@ public:
   bool splitsRecompute() const { return SplitRecompute; }
   /// True when ops_unique_args is also keyed by num_kernels.
   bool groupsByNumKernels() const { return ByNumKernels; }
+  /// True in inference mode: the summaries are keyed by parent module too
+  /// and carry call stacks (spec tracelens-inference.md §A.2-§A.5).
+  bool inference() const { return Inference; }
+  /// parent_module / call_stack of a row (inference mode).
+  llvm::StringRef parentModule(const LauncherRow &R) const {
+    return Modules[R.ModuleIdx];
+  }
+  llvm::StringRef callStack(const LauncherRow &R) const {
+    return Stacks[R.StackIdx];
+  }
 
 private:
   const Trace &T;
   bool SplitRecompute = false;
   bool ByNumKernels = false;
+  bool Inference = false;
   std::vector<LauncherRow> Rows;
+  /// Distinct parent_module and call_stack texts (inference mode).
+  std::vector<std::string> Modules, Stacks;
   /// Kernels of all rows, row after row.
   std::vector<EventId> Kernels;
   /// (launcher, row) sorted by launcher, for launcherRow().

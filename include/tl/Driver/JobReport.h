@@ -9,7 +9,9 @@
 #ifndef TL_DRIVER_JOBREPORT_H
 #define TL_DRIVER_JOBREPORT_H
 
+#include "tl/Driver/CollectiveMatch.h"
 #include "tl/Driver/RankTable.h"
+#include "tl/Driver/Stragglers.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -28,7 +30,16 @@ struct JobReport {
   /// Rank order.
   std::vector<RankSummary> Ranks;
   std::vector<std::string> Warnings;
+  /// Cross-rank analysis (crossRankAnalysis), from the summaries.
+  std::vector<MatchedCollective> Collectives;
+  /// Every rank's deviceProperties length when they agree and it is >= 2
+  /// (spec §3.2 rule 4).
+  std::optional<int64_t> GpusPerNode;
+  StragglerAnalysis Stragglers;
 };
+
+/// Match the ranks' collectives and fill J's cross-rank fields.
+void crossRankAnalysis(JobReport &J);
 
 /// analysis.md's text; paths relative to OutDir.
 std::string jobMarkdown(const JobReport &J, llvm::StringRef OutDir);

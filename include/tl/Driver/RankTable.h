@@ -9,6 +9,7 @@
 #ifndef TL_DRIVER_RANKTABLE_H
 #define TL_DRIVER_RANKTABLE_H
 
+#include "tl/Driver/CollectiveMatch.h"
 #include "tl/Driver/RankResolution.h"
 #include "tl/Report/CsvTable.h"
 
@@ -32,6 +33,13 @@ struct RankSummary {
   double ComputationUs = 0, ExposedCommUs = 0, ExposedMemcpyUs = 0,
          BusyUs = 0, IdleUs = 0, TotalUs = 0, TotalCommUs = 0,
          TotalMemcpyUs = 0;
+  /// The rank's collective instances and process groups (§4.1), for the
+  /// cross-rank matching.
+  RankCollectives Collectives;
+  /// Entries of the trace's deviceProperties (GPUs the process saw).
+  size_t DeviceCount = 0;
+  /// (N, T(N)) of each ProfilerStep#N (window step time, §2.4).
+  std::vector<std::pair<int64_t, double>> StepTimes;
   /// Percent of TotalUs, as gpu_timeline.csv's percent column.
   double pct(double Us) const { return TotalUs > 0 ? Us / TotalUs * 100 : 0; }
 };

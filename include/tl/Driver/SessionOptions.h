@@ -57,11 +57,17 @@ struct SessionOptions {
   /// ProfilerSteps to analyse (docs/Driver.md): all, steady, hta, N, A..B,
   /// first:N, last:N. Anything but all restricts the IR to that window.
   std::string Steps = "all";
+  /// Report layout: auto (inference on a serving runner's trace), training
+  /// or inference (docs/Inference.md).
+  std::string Mode = "auto";
   // Pipeline.
   std::string Pipeline = "system,compute";
   PassOptionOverrides PassOptions;
   SettingList Plugins;
   bool NoBuiltinPasses = false;
+  /// Wall-clock limit, seconds, of each pass of a --load-pass-plugin plugin
+  /// (run in a child process) and of loading such a plugin; 0 = none.
+  unsigned PassTimeout = 600;
   unsigned Threads = 0;
   // Output.
   /// "" = <trace dir>/analysis_output.

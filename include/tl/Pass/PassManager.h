@@ -3,7 +3,9 @@
 // Passes run as independent tasks on a thread pool; each writes to its own
 // FindingSink. Results come back in pipeline order whatever the thread count,
 // so the report is byte-identical for --threads=1 and --threads=N. A failing
-// pass is recorded and the others still run.
+// pass is recorded and the others still run. Passes of plugins that are not
+// built in run after the others, each in a child process
+// (tl/Pass/PassIsolation.h): a crash, exit or hang fails that pass only.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TL_PASS_PASSMANAGER_H
@@ -51,6 +53,14 @@ struct PassManagerOptions {
   /// Hooks around the pipeline and every pass (--timing, --time-trace,
   /// --pass-statistics, progress); not owned, may be null.
   PassInstrumentation *Instrumentation = nullptr;
+  /// Wall-clock limit of each isolated pass (one from a plugin that is not
+  /// built in, run in a child process), seconds; 0 = none.
+  unsigned PassTimeoutSeconds = 0;
+  /// Called once before the first isolated pass starts, after the
+  /// in-process passes and the prefetch jobs: the caller stops its own
+  /// threads (fork copies only the forking thread, so a lock another thread
+  /// holds would stay held in the child).
+  std::function<void()> BeforeIsolated;
 };
 
 class PassManager {

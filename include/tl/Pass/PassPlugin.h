@@ -47,7 +47,10 @@ namespace tl {
 /// A loaded plugin (the library stays loaded for the process lifetime).
 class PassPlugin {
 public:
-  /// Load Path, check the entry point and API version. Does not register.
+  /// Load Path, check the file (ELF header and segments inside the file,
+  /// class and machine of this process), the entry point and the API
+  /// version. Does not register. A relative Path is taken from the current
+  /// directory, never searched for on the library path.
   static llvm::Expected<PassPlugin> load(llvm::StringRef Path);
 
   llvm::StringRef getFilename() const { return Filename; }
@@ -55,8 +58,19 @@ public:
   llvm::StringRef getPluginVersion() const { return Info.PluginVersion; }
   uint32_t getAPIVersion() const { return Info.APIVersion; }
 
-  /// Run the plugin's registration; duplicate names become an error.
-  llvm::Error registerPasses(PassRegistry &Registry) const;
+  /// Run the plugin's registration; duplicate names and a throwing
+  /// callback become an error. Isolate: its passes run in a child process
+  /// (PassInfo::Isolated).
+  llvm::Error registerPasses(PassRegistry &Registry,
+                             bool Isolate = false) const;
+
+  /// Load Path and register it into a copy of Registry in a forked child:
+  /// a crash, abort, exit or hang while loading or registering becomes an
+  /// error naming the file (`... killed by signal SIGSEGV (...)`). Other
+  /// problems are left for load() and registerPasses() to report.
+  static llvm::Error tryInChild(llvm::StringRef Path,
+                                const PassRegistry &Registry,
+                                unsigned TimeoutSeconds);
 
 private:
   PassPlugin(std::string Filename, tlPassPluginInfo Info)

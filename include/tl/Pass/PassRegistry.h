@@ -31,6 +31,9 @@ struct PassInfo {
   std::string Description;
   /// Who registered it ("builtin", a plugin name).
   std::string Origin;
+  /// Registered by a plugin that is not built in: the pass manager runs it
+  /// in a child process (include/tl/Pass/PassIsolation.h).
+  bool Isolated = false;
   PassFactory Factory;
   /// A default-constructed instance for listings and claimed categories.
   std::unique_ptr<Pass> Prototype;
@@ -77,6 +80,8 @@ public:
 
   /// Name of whoever registers next (used in duplicate-name messages).
   void setOrigin(llvm::StringRef Origin) { CurrentOrigin = Origin.str(); }
+  /// Whether the passes registered next run isolated (PassInfo::Isolated).
+  void setIsolated(bool Isolated) { CurrentIsolated = Isolated; }
   /// Registration errors collected so far (success when none); clears them.
   llvm::Error takeError();
 
@@ -103,6 +108,7 @@ private:
   llvm::StringMap<PipelineInfo> Pipelines;
   std::vector<EmitterFactory> Emitters;
   std::string CurrentOrigin = "builtin";
+  bool CurrentIsolated = false;
   std::vector<std::string> Errors;
 };
 

@@ -113,6 +113,10 @@ struct Finding {
   std::vector<EvidenceTable> Evidence;
   Impact Imp;
   std::vector<Location> Locations;
+  /// The trace events (EventId) the finding's time comes from, e.g. the
+  /// kernels of its ops; the report weighs its saving by how much of their
+  /// time lies on the critical path (PathImpact.h). Empty: not known.
+  std::vector<uint32_t> Events;
   Recommendation Rec;
   /// What the trace shows, in the pass's words (analysis.md's Insight);
   /// empty: the report writes it from the tier's template.

@@ -18,6 +18,7 @@
 
 #include "tl/Report/Finding.h"
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <deque>
@@ -62,6 +63,9 @@ public:
   FindingBuilder &op(llvm::StringRef Name);
   FindingBuilder &kernel(llvm::StringRef Name);
   FindingBuilder &timeRange(double StartUs, double EndUs);
+  /// Add trace events (EventId) the finding's time comes from
+  /// (Finding::Events).
+  FindingBuilder &events(llvm::ArrayRef<uint32_t> Ids);
   /// The insight sentence(s) analysis.md shows instead of the template.
   FindingBuilder &insight(llvm::StringRef Text);
   FindingBuilder &action(llvm::StringRef Text);

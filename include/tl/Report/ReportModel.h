@@ -16,6 +16,7 @@
 #define TL_REPORT_REPORTMODEL_H
 
 #include "tl/Report/Finding.h"
+#include "tl/Report/PathImpact.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
@@ -60,10 +61,10 @@ struct PItem {
   const Finding *F = nullptr;
   /// 1..n within its tier; the P-number of analysis.md.
   unsigned Rank = 0;
-  /// 1..N over every tier (findings.json `global_rank`): by expected saving
-  /// (mid impact), an unscored finding by the share of E2E time it covers
-  /// (`percent_of_total`, else `time_ms`); ties keep tier order (compute,
-  /// fusion, system) and tier rank. docs/ReportFormat.md, "Ranking".
+  /// 1..N over every tier (findings.json `global_rank`): by expected
+  /// step-time saving (placeScore()); ties by the old estimate (mid
+  /// impact, or covered share), then tier order (compute, fusion, system)
+  /// and tier rank. docs/ReportFormat.md, "Ranking".
   unsigned GlobalRank = 0;
   /// The share of E2E time an unscored finding covers (percent), if known.
   std::optional<double> CoveredPct;
@@ -77,8 +78,17 @@ struct PItem {
   std::optional<double> Low, Mid, High;
   /// "quantified" or "heuristic".
   std::string EstimateMethod;
+  /// How much of the time of the finding's events lies on the critical
+  /// path; absent when the finding names no events (Finding::Events).
+  std::optional<PathShare> Path;
   bool isHeuristic() const { return EstimateMethod == "heuristic"; }
   bool scored() const { return Mid.has_value(); }
+  /// The old estimate the finding is placed by without the path: Mid, or
+  /// for an unscored finding CoveredPct (percent of E2E).
+  std::optional<double> oldScore() const { return scored() ? Mid : CoveredPct; }
+  /// Expected step-time saving, percent of E2E: oldScore() x the on-path
+  /// share; oldScore() itself when the share is not known.
+  std::optional<double> placeScore() const;
 };
 
 /// Per-category quantified rollup (§7 step 3-4).
@@ -106,8 +116,11 @@ public:
   /// UnifiedPerfTable (when the trace supports them).
   static ReportModel build(const ReportContext &Ctx);
   /// From explicit inputs (unit tests, other front ends).
+  /// Paths, when not empty, holds each finding's on-path share (parallel
+  /// to Findings).
   static ReportModel build(llvm::ArrayRef<Finding> Findings, Utilization U,
-                           std::vector<CategoryInfo> Categories);
+                           std::vector<CategoryInfo> Categories,
+                           llvm::ArrayRef<std::optional<PathShare>> Paths = {});
 
   const Utilization &utilization() const { return U; }
   llvm::ArrayRef<CategoryInfo> categories() const { return Categories; }

@@ -43,7 +43,46 @@ CsvTable tl::gpuTimelineTable(const GpuTimeline &TL) {
   return Tab;
 }
 
+/// The inference layout of ops_summary_by_category (spec
+/// tracelens-inference.md §A.4).
+static CsvTable inferenceByCategoryTable(const OpTable &Ops) {
+  CsvTable Tab({"op category", "parent_module", "Count", "call_stack_first",
+                "total_direct_kernel_time_ms", "Percentage (%)",
+                "Cumulative Percentage (%)"});
+  for (const CategorySummaryRow &R : Ops.byCategory())
+    Tab.addRow({pyText(R.Category), pyText(R.ParentModule),
+                pyInt(int64_t(R.Count)), pyText(R.CallStackFirst),
+                pyFloat(R.DirectMs), pyFloat(R.Percentage),
+                pyFloat(R.CumulativePercentage)});
+  return Tab;
+}
+
+/// The inference layout of ops_summary (§A.3): no subtree ms column, the
+/// subtree count (always Count) and the first call stack.
+static CsvTable inferenceOpsSummaryTable(const OpTable &Ops) {
+  CsvTable Tab({"name", "parent_module", "total_direct_kernel_time_sum",
+                "total_subtree_kernel_time_sum",
+                "total_subtree_kernel_time_count",
+                "total_direct_kernel_time_ms", "Count", "Categories",
+                "call_stack_first", "Percentage (%)",
+                "Cumulative Percentage (%)"});
+  for (const NameSummaryRow &R : Ops.byName()) {
+    std::vector<PyValue> Cats;
+    for (const std::string &C : R.Categories)
+      Cats.push_back(PyValue::str(C));
+    Tab.addRow({pyText(R.Name), pyText(R.ParentModule),
+                pyFloat(R.DirectSumUs), pyFloat(R.SubtreeSumUs),
+                pyInt(int64_t(R.Count)), pyFloat(R.DirectSumUs / 1000),
+                pyInt(int64_t(R.Count)), PyValue::list(std::move(Cats)),
+                pyText(R.CallStackFirst), pyFloat(R.Percentage),
+                pyFloat(R.CumulativePercentage)});
+  }
+  return Tab;
+}
+
 CsvTable tl::opsSummaryByCategoryTable(const OpTable &Ops) {
+  if (Ops.inference())
+    return inferenceByCategoryTable(Ops);
   CsvTable Tab({"op category", "Count", "total_direct_kernel_time_ms",
                 "Percentage (%)", "Cumulative Percentage (%)"});
   std::vector<PyValue> Recompute;
@@ -59,6 +98,8 @@ CsvTable tl::opsSummaryByCategoryTable(const OpTable &Ops) {
 }
 
 CsvTable tl::opsSummaryTable(const OpTable &Ops) {
+  if (Ops.inference())
+    return inferenceOpsSummaryTable(Ops);
   CsvTable Tab({"name", "total_direct_kernel_time_sum",
                 "total_subtree_kernel_time_sum", "total_direct_kernel_time_ms",
                 "total_subtree_kernel_time_ms", "Count", "Categories",
@@ -116,6 +157,18 @@ CsvTable tl::opsUniqueArgsTable(const OpTable &Ops) {
     for (const UniqueArgsRow &R : Ops.uniqueArgs())
       N.push_back(pyInt(int64_t(R.NumKernels)));
     Tab.insertColumn(9, "num_kernels", std::move(N));
+  }
+  if (Ops.inference()) {
+    // parent_module after op category, call_stack after ex_UID (§A.5).
+    std::vector<PyValue> Module, Stack;
+    for (const UniqueArgsRow &R : Ops.uniqueArgs()) {
+      Module.push_back(pyText(R.ParentModule));
+      Stack.push_back(pyText(R.CallStack));
+    }
+    const std::vector<std::string> &Cols = Tab.columns();
+    size_t Ex = std::find(Cols.begin(), Cols.end(), "ex_UID") - Cols.begin();
+    Tab.insertColumn(Ex + 1, "call_stack", std::move(Stack));
+    Tab.insertColumn(2, "parent_module", std::move(Module));
   }
   return Tab;
 }
@@ -243,13 +296,18 @@ tl::perfReportTables(const Trace &T, AnalysisManager &AM) {
     Out.emplace_back("ops_summary", opsSummaryTable(Ops));
     Out.emplace_back("ops_unique_args", opsUniqueArgsTable(Ops));
   }
-  Out.emplace_back("kernel_summary", kernelSummaryTable(AM.get<KernelSummary>()));
-  const ShortKernels &SK = AM.get<ShortKernels>();
-  Out.emplace_back("short_kernel_histogram", shortKernelHistogramTable(SK));
-  Out.emplace_back("short_kernels_summary", shortKernelsSummaryTable(SK));
-  if (!GpuOnly)
-    Out.emplace_back("coll_analysis",
-                     collAnalysisTable(AM.get<CollectiveSummary>()));
+  // The inference generator writes no kernel-summary, short-kernel or
+  // collective sheets (its regression call leaves them off, §A.0).
+  if (!AM.options().Inference) {
+    Out.emplace_back("kernel_summary",
+                     kernelSummaryTable(AM.get<KernelSummary>()));
+    const ShortKernels &SK = AM.get<ShortKernels>();
+    Out.emplace_back("short_kernel_histogram", shortKernelHistogramTable(SK));
+    Out.emplace_back("short_kernels_summary", shortKernelsSummaryTable(SK));
+    if (!GpuOnly)
+      Out.emplace_back("coll_analysis",
+                       collAnalysisTable(AM.get<CollectiveSummary>()));
+  }
   llvm::erase_if(Out, [](const std::pair<std::string, CsvTable> &NT) {
     bool Always =
         NT.first == "gpu_timeline" ||

@@ -98,7 +98,7 @@ assert gf["impact"]["quantified"] is True
 assert gf["impact"]["score"]["high"] == 39.88, gf["impact"]
 assert gf["impact"]["score"]["mid"] == 34.9
 assert gf["impact"]["score"]["low"] == 29.91
-assert a.report["schema_version"] == 4
+assert a.report["schema_version"] == 5
 assert a.report["arch"]["name"] == "H100", a.report["arch"]
 
 # The HTML report, and its notebook form: an iframe whose srcdoc is the

@@ -207,3 +207,73 @@ TEST(ReportModel, GlobalRankAcrossTiers) {
 }
 
 } // namespace
+
+namespace {
+
+PathShare share(double OnPathUs, double EventUs) {
+  PathShare S;
+  S.OnPathUs = OnPathUs;
+  S.EventUs = EventUs;
+  return S;
+}
+
+// Path impact (docs/ReportFormat.md, "Path impact"), worked by hand: the
+// global ranking orders by old estimate x on-path share, ties by the old
+// estimate; no share -> the old estimate.
+//   A compute mid 8, 5 of 20 µs on the path   -> 8 x 0.25 = 2
+//   B compute mid 4, 30 of 30 µs              -> 4
+//   C fusion  mid 3, no events                -> 3
+//   D system unscored, covers 4 %, 10 of 20   -> 4 x 0.5  = 2
+//   E compute mid 2, 7 of 7 µs                -> 2
+// Order B, C, then the tie at 2 by old estimate: A (8), D (4), E (2).
+// The old order would be A (8), B (4), D (4: tie with B, tier order puts
+// compute first), C (3), E (2); the compute tier keeps it (A P1, B P2,
+// E P3).
+TEST(ReportModel, GlobalRankByStepSaving) {
+  std::vector<Finding> Fs;
+  Fs.push_back(compute("gemm", 6, 8, 10));
+  Fs.back().Title = "A";
+  Fs.push_back(compute("gemm", 3, 4, 5));
+  Fs.back().Title = "B";
+  Finding C;
+  C.T = Tier::Fusion;
+  C.Category = "kernel_fusion";
+  C.Title = "C";
+  C.Metrics.push_back({"impact_score", 3.0, "%"});
+  Fs.push_back(C);
+  Finding D;
+  D.T = Tier::System;
+  D.Category = "cpu_idle";
+  D.Title = "D";
+  D.Metrics.push_back({"percent_of_total", 4.0, "%"});
+  Fs.push_back(D);
+  Fs.push_back(compute("gemm", 1, 2, 3));
+  Fs.back().Title = "E";
+  std::vector<std::optional<PathShare>> Paths = {
+      share(5, 20), share(30, 30), std::nullopt, share(10, 20), share(7, 7)};
+  ReportModel M = ReportModel::build(Fs, util(1000, 50), {}, Paths);
+  std::vector<const PItem *> G = M.globalOrder();
+  ASSERT_EQ(G.size(), 5u);
+  const char *Want[] = {"B", "C", "A", "D", "E"};
+  double Score[] = {4, 3, 2, 2, 2};
+  for (size_t I = 0; I < G.size(); ++I) {
+    EXPECT_EQ(G[I]->F->Title, Want[I]);
+    EXPECT_EQ(G[I]->GlobalRank, I + 1);
+    EXPECT_DOUBLE_EQ(*G[I]->placeScore(), Score[I]);
+  }
+  EXPECT_DOUBLE_EQ(G[2]->Path->share(), 0.25);
+  EXPECT_FALSE(G[1]->Path.has_value());
+  // The old estimate is kept beside it.
+  EXPECT_DOUBLE_EQ(*G[2]->Mid, 8);
+  EXPECT_EQ(G[2]->Rank, 1u); // A: compute P1 by mid
+  EXPECT_EQ(G[0]->Rank, 2u); // B
+  EXPECT_EQ(G[4]->Rank, 3u); // E
+  // Without shares the old ranking: A, B, D, C, E.
+  ReportModel Old = ReportModel::build(Fs, util(1000, 50), {});
+  std::vector<const PItem *> O = Old.globalOrder();
+  const char *WantOld[] = {"A", "B", "D", "C", "E"};
+  for (size_t I = 0; I < O.size(); ++I)
+    EXPECT_EQ(O[I]->F->Title, WantOld[I]);
+}
+
+} // namespace

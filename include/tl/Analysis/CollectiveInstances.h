@@ -1,0 +1,68 @@
+//===- CollectiveInstances.h - One rank's collective operations -*- C++ -*-===//
+//
+// Spec multi-rank.md §4.1: a collective instance is one logical operation
+// on one rank, one record_param_comms call (or one comm kernel without
+// one) and the comm kernels it launched, with the c10d metadata PyTorch
+// records on it (§3.1). This is what a job keeps of a rank's collectives
+// once the rank's IR is freed; the cross-rank matching reads only these.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TL_ANALYSIS_COLLECTIVEINSTANCES_H
+#define TL_ANALYSIS_COLLECTIVEINSTANCES_H
+
+#include "tl/Analysis/StepSelection.h"
+#include "tl/IR/Trace.h"
+
+#include "llvm/ADT/StringRef.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tl {
+
+struct CollectiveInstance {
+  /// Process Group Name ("" when the trace records none).
+  std::string Pg, PgDesc;
+  /// Seq: the group's sequence number of the operation (newer PyTorch).
+  std::optional<int64_t> Seq;
+  /// Collective name as recorded ("" when absent), and its §5.4 type
+  /// (collectiveType()).
+  std::string CollName, CollType;
+  std::string Dtype;
+  std::optional<int64_t> InNelems, OutNelems, GroupSize;
+  /// Global ranks of the group from Process Group Ranks; Truncated when
+  /// the list was shortened with "...".
+  std::vector<int64_t> PgRanks;
+  bool PgRanksTruncated = false;
+  int64_t Stream = -1;
+  /// First kernel start, last kernel end (µs).
+  double Start = 0, End = 0;
+  unsigned NumKernels = 0;
+  std::string Kernel; // the first kernel's name
+  /// ProfilerStep#N whose CPU range holds the launch (§2.4), if any.
+  std::optional<int64_t> Step;
+  double dur() const { return End - Start; }
+};
+
+/// The comm kernels of T grouped into instances, in start order; Steps
+/// (computeStepWindows) give each its step.
+std::vector<CollectiveInstance>
+collectCollectiveInstances(const Trace &T, llvm::ArrayRef<StepWindow> Steps);
+
+/// §5.4/§3.2 rule 6: "allreduce", "allgather", "reducescatter", "alltoall",
+/// "alltoallv", "broadcast", "reduce", "sendrecv", "barrier", "gather",
+/// "scatter" or "unknown", from the Collective name, else the kernel name.
+std::string collectiveType(llvm::StringRef CollName, llvm::StringRef Kernel);
+
+/// Bytes per element of a c10 dtype name (spec §5.4), 0 if unknown.
+unsigned collectiveDtypeBytes(llvm::StringRef Dtype);
+
+/// "[0, 1, 2]" or "[0, 1, ..., 9]": the ranks in order; Truncated is set
+/// when the text holds "...".
+std::vector<int64_t> parseRankList(llvm::StringRef Text, bool &Truncated);
+
+} // namespace tl
+
+#endif // TL_ANALYSIS_COLLECTIVEINSTANCES_H

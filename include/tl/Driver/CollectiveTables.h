@@ -1,0 +1,38 @@
+//===- CollectiveTables.h - The job's cross-rank collective tables -*- C++ -*-===//
+//
+// out/multirank/collectives.csv (one row per matched instance),
+// collectives_long.csv (instance x member) and the "Collectives across
+// ranks" section of the job's analysis.md (spec multi-rank.md §7.1, §7.2).
+//
+//===----------------------------------------------------------------------===//
+#ifndef TL_DRIVER_COLLECTIVETABLES_H
+#define TL_DRIVER_COLLECTIVETABLES_H
+
+#include "tl/Driver/CollectiveMatch.h"
+#include "tl/Report/CsvTable.h"
+
+#include "llvm/ADT/ArrayRef.h"
+
+#include <optional>
+#include <string>
+
+namespace tl {
+
+/// "<pg>_<seq>" (the order keys use the index within the group).
+std::string instanceId(const MatchedCollective &C);
+
+/// node_id = rank / GpusPerNode; "intra_node", "inter_node", or "unknown"
+/// without GpusPerNode.
+std::string nodeSpan(const MatchedCollective &C,
+                     std::optional<int64_t> GpusPerNode);
+
+CsvTable collectivesTable(llvm::ArrayRef<MatchedCollective> Cs,
+                          std::optional<int64_t> GpusPerNode);
+CsvTable collectivesLongTable(llvm::ArrayRef<MatchedCollective> Cs);
+
+/// The analysis.md section (empty when the job has no collectives).
+std::string collectivesMarkdown(llvm::ArrayRef<MatchedCollective> Cs);
+
+} // namespace tl
+
+#endif // TL_DRIVER_COLLECTIVETABLES_H

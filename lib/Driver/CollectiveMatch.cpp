@@ -1,0 +1,371 @@
+//===- CollectiveMatch.cpp - Collectives matched across ranks -------------===//
+#include "tl/Driver/CollectiveMatch.h"
+
+#include "llvm/ADT/STLExtras.h"
+
+#include <algorithm>
+#include <limits>
+#include <set>
+
+using namespace llvm;
+
+namespace tl {
+
+StringRef matchKeyName(MatchKey K) {
+  switch (K) {
+  case MatchKey::Seq:
+    return "seq";
+  case MatchKey::Order:
+    return "order";
+  case MatchKey::OrderShifted:
+    return "order_shifted";
+  }
+  return "";
+}
+
+StringRef matchStatusName(MatchStatus S) {
+  switch (S) {
+  case MatchStatus::Ok:
+    return "ok";
+  case MatchStatus::Incomplete:
+    return "incomplete";
+  case MatchStatus::Mismatch:
+    return "mismatch";
+  case MatchStatus::Unaligned:
+    return "unaligned";
+  }
+  return "";
+}
+
+bool MatchedCollective::countsForStragglers() const {
+  if (Status != MatchStatus::Ok)
+    return false;
+  static constexpr StringLiteral Sync[] = {
+      "allreduce", "allgather", "reducescatter", "alltoall",
+      "broadcast", "reduce",    "barrier",       "alltoallv"};
+  return is_contained(Sync, StringRef(CollType));
+}
+
+std::optional<double> busFactor(StringRef Type, int64_t N) {
+  if (N <= 0)
+    return std::nullopt;
+  double D = double(N);
+  if (Type == "allreduce")
+    return 2 * (D - 1) / D;
+  if (Type == "allgather" || Type == "reducescatter" || Type == "alltoall")
+    return (D - 1) / D;
+  if (Type == "broadcast" || Type == "reduce" || Type == "sendrecv")
+    return 1.0;
+  return std::nullopt;
+}
+
+/// §5.4 S: the bytes of the full array the collective moves.
+static std::optional<double> messageBytes(const MatchedCollective &C) {
+  unsigned B = collectiveDtypeBytes(C.Dtype);
+  if (!B)
+    return std::nullopt;
+  const std::optional<int64_t> &N =
+      C.CollType == "allgather" ? C.OutNelems : C.InNelems;
+  if (!N || C.CollType == "alltoallv" || C.CollType == "barrier" ||
+      C.CollType == "unknown")
+    return std::nullopt;
+  return double(*N) * B;
+}
+
+namespace {
+/// One rank's instances of one group, in start order.
+struct GroupLane {
+  int64_t Rank;
+  std::vector<const CollectiveInstance *> Items;
+  int Shift = 0;
+};
+
+struct Group {
+  std::string Name;
+  std::vector<GroupLane> Lanes; // rank order
+};
+} // namespace
+
+static bool sameSignature(const CollectiveInstance &A,
+                          const CollectiveInstance &B) {
+  if (A.CollName != B.CollName || A.Dtype != B.Dtype ||
+      A.GroupSize != B.GroupSize)
+    return false;
+  // all_to_allv sizes differ per rank by design.
+  return A.CollType == "alltoallv" ||
+         (A.InNelems == B.InNelems && A.OutNelems == B.OutNelems);
+}
+
+/// An implicit-sync collective cannot end on a rank before the last one
+/// started (§4.2, on one clock).
+static bool timeConsistent(ArrayRef<const CollectiveInstance *> Items) {
+  double MaxStart = -std::numeric_limits<double>::infinity(),
+         MinEnd = std::numeric_limits<double>::infinity();
+  for (const CollectiveInstance *I : Items) {
+    MaxStart = std::max(MaxStart, I->Start);
+    MinEnd = std::min(MinEnd, I->End);
+  }
+  return MaxStart <= MinEnd;
+}
+
+/// The members of each group index under the lanes' shifts.
+static std::map<int64_t, std::vector<std::pair<int64_t,
+                                               const CollectiveInstance *>>>
+slots(const Group &G) {
+  std::map<int64_t,
+           std::vector<std::pair<int64_t, const CollectiveInstance *>>>
+      Out;
+  for (const GroupLane &L : G.Lanes)
+    for (size_t J = 0; J < L.Items.size(); ++J)
+      Out[int64_t(J) + L.Shift].push_back({L.Rank, L.Items[J]});
+  return Out;
+}
+
+/// The members of the group indices of two or more members that pass the
+/// time check (a shift that leaves a rank alone matches nothing); and
+/// whether some fail it.
+static std::pair<unsigned, bool> validSlots(const Group &G) {
+  unsigned Valid = 0;
+  bool AnyInvalid = false;
+  for (auto &[Idx, Ms] : slots(G)) {
+    if (Ms.size() < 2)
+      continue;
+    std::vector<const CollectiveInstance *> Items;
+    for (auto &[R, I] : Ms)
+      Items.push_back(I);
+    if (timeConsistent(Items))
+      Valid += unsigned(Items.size());
+    else
+      AnyInvalid = true;
+  }
+  return {Valid, AnyInvalid};
+}
+
+/// §4.2 rule 4: shift a rank's numbering by ±1..±4 while that matches more
+/// members in valid instances (best shift first: the most members,
+/// then the smallest |shift|, negative first, the lowest rank). True when
+/// every instance is valid in the end.
+static bool alignLanes(Group &G) {
+  auto [Valid, AnyInvalid] = validSlots(G);
+  // Each round fixes one rank; a job has at most as many rounds as ranks.
+  for (size_t Round = 0; AnyInvalid && Round < G.Lanes.size(); ++Round) {
+    GroupLane *Best = nullptr;
+    int BestShift = 0;
+    unsigned BestValid = Valid;
+    for (GroupLane &L : G.Lanes) {
+      int Saved = L.Shift;
+      for (int Mag = 1; Mag <= 4; ++Mag)
+        for (int Sign : {-1, 1}) {
+          L.Shift = Saved + Sign * Mag;
+          unsigned V = validSlots(G).first;
+          if (V > BestValid) {
+            BestValid = V;
+            Best = &L;
+            BestShift = L.Shift;
+          }
+        }
+      L.Shift = Saved;
+    }
+    if (!Best)
+      break;
+    Best->Shift = BestShift;
+    std::tie(Valid, AnyInvalid) = validSlots(G);
+  }
+  return !AnyInvalid;
+}
+
+static void measure(MatchedCollective &C) {
+  std::vector<MatchedMember> &P = C.Present;
+  if (P.empty())
+    return;
+  double MinStart = P[0].Start, MaxStart = P[0].Start, MinEnd = P[0].End,
+         MaxEnd = P[0].End, MinDur = P[0].dur();
+  C.FirstRank = C.LastRank = P[0].Rank;
+  for (const MatchedMember &M : P) {
+    // Present is in rank order: strict comparisons keep the lowest rank.
+    if (M.Start > MaxStart) {
+      MaxStart = M.Start;
+      C.LastRank = M.Rank;
+    }
+    if (M.Start < MinStart) {
+      MinStart = M.Start;
+      C.FirstRank = M.Rank;
+    }
+    MinEnd = std::min(MinEnd, M.End);
+    MaxEnd = std::max(MaxEnd, M.End);
+    MinDur = std::min(MinDur, M.dur());
+  }
+  C.FirstStart = MinStart;
+  C.ArrivalSkew = MaxStart - MinStart;
+  C.EndSkew = MaxEnd - MinEnd;
+  C.Transfer = MinDur;
+  C.Blame = 0;
+  for (MatchedMember &M : P) {
+    M.Wait = MaxStart - M.Start;
+    C.Blame += M.Wait;
+  }
+  C.MeanWait = C.Blame / double(P.size());
+  C.Bytes = messageBytes(C);
+  if (C.Bytes && C.Transfer > 0) {
+    // bytes / µs / 1e3 = GB/s (1e9 bytes).
+    C.AlgBw = *C.Bytes / C.Transfer / 1e3;
+    int64_t N = C.GroupSize.value_or(int64_t(C.Members.size()));
+    if (std::optional<double> F = busFactor(C.CollType, N))
+      C.BusBw = *C.AlgBw * *F;
+  }
+}
+
+/// The group an instance belongs to: its process group, else (no rank
+/// records one) "all", or per comm stream when a rank has several.
+static std::string groupName(const CollectiveInstance &I, bool AnyPg,
+                             bool OneStream,
+                             const std::map<int64_t, unsigned> &StreamIdx) {
+  if (!I.Pg.empty())
+    return I.Pg;
+  if (AnyPg)
+    return "Unknown_Group";
+  if (OneStream)
+    return "all";
+  return "stream" + std::to_string(StreamIdx.at(I.Stream));
+}
+
+std::vector<MatchedCollective>
+matchCollectives(ArrayRef<RankCollectives> Ranks) {
+  std::vector<const RankCollectives *> ByRank;
+  for (const RankCollectives &R : Ranks)
+    ByRank.push_back(&R);
+  llvm::sort(ByRank, [](const RankCollectives *A, const RankCollectives *B) {
+    return A->Rank < B->Rank;
+  });
+  bool AnyPg = false, OneStream = true;
+  for (const RankCollectives *R : ByRank) {
+    std::set<int64_t> Streams;
+    for (const CollectiveInstance &I : R->Instances) {
+      AnyPg |= !I.Pg.empty();
+      Streams.insert(I.Stream);
+    }
+    OneStream &= Streams.size() <= 1;
+  }
+
+  std::map<std::string, Group> Groups;
+  std::map<std::string, std::vector<int64_t>> Members;
+  // pg_config first (§3.2 rule 5), then the lists on the collectives.
+  for (const RankCollectives *R : ByRank)
+    for (auto &[Name, Rs] : R->PgConfig)
+      Members.try_emplace(Name, Rs);
+  for (const RankCollectives *R : ByRank) {
+    for (auto &[Name, Rs] : R->PgRanks)
+      Members.try_emplace(Name, Rs);
+    // Comm streams numbered by their first kernel, per rank.
+    std::map<int64_t, unsigned> StreamIdx;
+    for (const CollectiveInstance &I : R->Instances)
+      StreamIdx.try_emplace(I.Stream, unsigned(StreamIdx.size()));
+    for (const CollectiveInstance &I : R->Instances) {
+      // Point-to-point pairs are matched differently (§4.2 rule 2); not
+      // yet.
+      if (I.CollType == "sendrecv")
+        continue;
+      std::string Name = groupName(I, AnyPg, OneStream, StreamIdx);
+      Group &G = Groups[Name];
+      G.Name = Name;
+      if (G.Lanes.empty() || G.Lanes.back().Rank != R->Rank)
+        G.Lanes.push_back({R->Rank, {}, 0});
+      G.Lanes.back().Items.push_back(&I);
+      if (!I.PgRanks.empty() && !I.PgRanksTruncated)
+        Members.try_emplace(Name, I.PgRanks);
+    }
+  }
+
+  std::vector<MatchedCollective> Out;
+  for (auto &[Name, G] : Groups) {
+    std::vector<int64_t> Mem;
+    if (auto It = Members.find(Name); It != Members.end())
+      Mem = It->second;
+    else
+      for (const GroupLane &L : G.Lanes)
+        Mem.push_back(L.Rank);
+    llvm::sort(Mem);
+    Mem.erase(std::unique(Mem.begin(), Mem.end()), Mem.end());
+
+    bool AllSeq = all_of(G.Lanes, [](const GroupLane &L) {
+      return all_of(L.Items, [](const CollectiveInstance *I) {
+        return I->Seq.has_value();
+      });
+    });
+    // Group index -> (rank, instance), ranks ascending.
+    std::map<int64_t, std::vector<std::pair<int64_t,
+                                            const CollectiveInstance *>>>
+        BySlot;
+    MatchKey Key = MatchKey::Seq;
+    bool Aligned = true;
+    if (AllSeq) {
+      for (const GroupLane &L : G.Lanes)
+        for (const CollectiveInstance *I : L.Items) {
+          auto &Ms = BySlot[*I->Seq];
+          // A repeated Seq on one rank: the first one counts.
+          if (Ms.empty() || Ms.back().first != L.Rank)
+            Ms.push_back({L.Rank, I});
+        }
+    } else {
+      Aligned = alignLanes(G);
+      bool Shifted = any_of(G.Lanes, [](const GroupLane &L) {
+        return L.Shift != 0;
+      });
+      Key = Shifted ? MatchKey::OrderShifted : MatchKey::Order;
+      auto S = slots(G);
+      // Renumber from 0 (a negative shift can start below it).
+      int64_t Idx = 0;
+      for (auto &[Slot, Ms] : S)
+        BySlot[Idx++] = std::move(Ms);
+    }
+    for (auto &[Slot, Ms] : BySlot) {
+      MatchedCollective C;
+      const CollectiveInstance &F = *Ms.front().second;
+      C.Pg = Name;
+      C.PgDesc = F.PgDesc;
+      C.Key = Key;
+      C.Seq = Slot;
+      C.CollName = F.CollName;
+      C.CollType = F.CollType;
+      C.Dtype = F.Dtype;
+      C.InNelems = F.InNelems;
+      C.OutNelems = F.OutNelems;
+      C.GroupSize = F.GroupSize;
+      C.Members = Mem;
+      C.Step = F.Step;
+      bool Same = true;
+      std::vector<int64_t> Have;
+      for (auto &[R, I] : Ms) {
+        MatchedMember M;
+        M.Rank = R;
+        M.Start = I->Start;
+        M.End = I->End;
+        M.Stream = I->Stream;
+        M.NumKernels = I->NumKernels;
+        M.Kernel = I->Kernel;
+        C.Present.push_back(std::move(M));
+        Have.push_back(R);
+        Same &= sameSignature(F, *I);
+      }
+      if (!Aligned)
+        C.Status = MatchStatus::Unaligned;
+      else if (!Same)
+        C.Status = MatchStatus::Mismatch;
+      else if (Have != Mem)
+        C.Status = MatchStatus::Incomplete;
+      measure(C);
+      Out.push_back(std::move(C));
+    }
+  }
+  llvm::stable_sort(Out, [](const MatchedCollective &A,
+                            const MatchedCollective &B) {
+    if (A.FirstStart != B.FirstStart)
+      return A.FirstStart < B.FirstStart;
+    if (A.Pg != B.Pg)
+      return A.Pg < B.Pg;
+    return A.Seq < B.Seq;
+  });
+  return Out;
+}
+
+} // namespace tl

@@ -1,0 +1,299 @@
+//===- PassResultCodec.cpp - A pass's results as bytes --------------------===//
+//
+// Little-endian fixed-width integers, doubles by their bit pattern (exact,
+// NaN and infinities included), strings as a 64-bit length and the bytes.
+//
+//===----------------------------------------------------------------------===//
+#include "tl/Pass/PassResultCodec.h"
+
+#include <cstring>
+
+using namespace llvm;
+
+namespace tl {
+
+static constexpr StringLiteral Magic = "TLPASSOUT1\n";
+static constexpr StringLiteral EndMarker = "END\n";
+
+namespace {
+
+class Writer {
+public:
+  std::string Buf;
+  void u8(uint8_t V) { Buf.push_back(static_cast<char>(V)); }
+  void u64(uint64_t V) {
+    for (int I = 0; I < 8; ++I)
+      Buf.push_back(static_cast<char>((V >> (8 * I)) & 0xff));
+  }
+  void f64(double D) {
+    uint64_t V;
+    std::memcpy(&V, &D, sizeof(V));
+    u64(V);
+  }
+  void str(StringRef S) {
+    u64(S.size());
+    Buf.append(S.data(), S.size());
+  }
+  void value(const Value &V) {
+    u8(static_cast<uint8_t>(V.index()));
+    if (auto *D = std::get_if<double>(&V))
+      f64(*D);
+    else if (auto *I = std::get_if<int64_t>(&V))
+      u64(static_cast<uint64_t>(*I));
+    else if (auto *S = std::get_if<std::string>(&V))
+      str(*S);
+    else
+      u8(std::get<bool>(V));
+  }
+  void finding(const Finding &F);
+};
+
+void Writer::finding(const Finding &F) {
+  u8(static_cast<uint8_t>(F.T));
+  str(F.Pass);
+  str(F.Category);
+  str(F.Id);
+  str(F.Key);
+  str(F.Title);
+  u64(F.Metrics.size());
+  for (const Metric &M : F.Metrics) {
+    str(M.Name);
+    value(M.V);
+    str(M.Unit);
+  }
+  u64(F.Evidence.size());
+  for (const EvidenceTable &E : F.Evidence) {
+    str(E.Title);
+    u64(E.Columns.size());
+    for (const std::string &C : E.Columns)
+      str(C);
+    u64(E.Rows.size());
+    for (const std::vector<Value> &Row : E.Rows) {
+      u64(Row.size());
+      for (const Value &V : Row)
+        value(V);
+    }
+  }
+  u8(F.Imp.Quantified);
+  f64(F.Imp.LowPct);
+  f64(F.Imp.MidPct);
+  f64(F.Imp.HighPct);
+  str(F.Imp.Method);
+  u8(static_cast<uint8_t>(F.Imp.Sev));
+  u64(F.Locations.size());
+  for (const Location &L : F.Locations) {
+    u8(static_cast<uint8_t>(L.K));
+    u64(L.Uid);
+    str(L.Name);
+    f64(L.StartUs);
+    f64(L.EndUs);
+  }
+  u64(F.Events.size());
+  for (uint32_t E : F.Events)
+    u64(E);
+  str(F.Rec.Action);
+  str(F.Rec.Mechanism);
+  str(F.Rec.Expected);
+  str(F.Insight);
+  u64(F.Notes.size());
+  for (const std::string &N : F.Notes)
+    str(N);
+}
+
+/// Reads with bounds checks; the first problem sticks and later reads
+/// return zeros, so callers check ok() once per element.
+class Reader {
+public:
+  explicit Reader(StringRef B) : B(B) {}
+  bool ok() const { return Problem.empty(); }
+  const std::string &problem() const { return Problem; }
+  size_t offset() const { return Pos; }
+
+  uint8_t u8() {
+    if (!need(1))
+      return 0;
+    return static_cast<uint8_t>(B[Pos++]);
+  }
+  uint64_t u64() {
+    if (!need(8))
+      return 0;
+    uint64_t V = 0;
+    for (int I = 0; I < 8; ++I)
+      V |= uint64_t(static_cast<uint8_t>(B[Pos + I])) << (8 * I);
+    Pos += 8;
+    return V;
+  }
+  double f64() {
+    uint64_t V = u64();
+    double D;
+    std::memcpy(&D, &V, sizeof(D));
+    return D;
+  }
+  std::string str() {
+    uint64_t N = u64();
+    if (!need(N))
+      return {};
+    std::string S(B.data() + Pos, N);
+    Pos += N;
+    return S;
+  }
+  /// A count of elements, each at least MinBytes long: never more than the
+  /// bytes left allow (a corrupt count cannot make us reserve gigabytes).
+  uint64_t count(uint64_t MinBytes) {
+    uint64_t N = u64();
+    if (ok() && N > (B.size() - Pos) / MinBytes)
+      fail("count " + std::to_string(N) + " exceeds the data left");
+    return ok() ? N : 0;
+  }
+  template <typename E> E tag(uint8_t Max, const char *What) {
+    uint8_t V = u8();
+    if (ok() && V > Max)
+      fail(std::string("bad ") + What + " " + std::to_string(V));
+    return static_cast<E>(ok() ? V : 0);
+  }
+  Value value() {
+    switch (u8()) {
+    case 0:
+      return f64();
+    case 1:
+      return static_cast<int64_t>(u64());
+    case 2:
+      return str();
+    case 3:
+      return u8() != 0;
+    default:
+      fail("bad value tag");
+      return 0.0;
+    }
+  }
+  void fail(std::string Msg) {
+    if (Problem.empty())
+      Problem = std::move(Msg) + " at byte " + std::to_string(Pos);
+  }
+  Finding finding();
+
+private:
+  bool need(uint64_t N) {
+    if (!ok())
+      return false;
+    if (N > B.size() - Pos) {
+      fail("truncated");
+      return false;
+    }
+    return true;
+  }
+  StringRef B;
+  size_t Pos = 0;
+  std::string Problem;
+};
+
+Finding Reader::finding() {
+  Finding F;
+  F.T = tag<Tier>(static_cast<uint8_t>(Tier::System), "tier");
+  F.Pass = str();
+  F.Category = str();
+  F.Id = str();
+  F.Key = str();
+  F.Title = str();
+  for (uint64_t I = 0, N = count(18); I < N && ok(); ++I) {
+    Metric M;
+    M.Name = str();
+    M.V = value();
+    M.Unit = str();
+    F.Metrics.push_back(std::move(M));
+  }
+  for (uint64_t I = 0, N = count(24); I < N && ok(); ++I) {
+    EvidenceTable E;
+    E.Title = str();
+    for (uint64_t C = 0, NC = count(8); C < NC && ok(); ++C)
+      E.Columns.push_back(str());
+    for (uint64_t R = 0, NR = count(8); R < NR && ok(); ++R) {
+      std::vector<Value> Row;
+      for (uint64_t C = 0, NC = count(2); C < NC && ok(); ++C)
+        Row.push_back(value());
+      E.Rows.push_back(std::move(Row));
+    }
+    F.Evidence.push_back(std::move(E));
+  }
+  F.Imp.Quantified = u8() != 0;
+  F.Imp.LowPct = f64();
+  F.Imp.MidPct = f64();
+  F.Imp.HighPct = f64();
+  F.Imp.Method = str();
+  F.Imp.Sev = tag<Severity>(static_cast<uint8_t>(Severity::High), "severity");
+  for (uint64_t I = 0, N = count(33); I < N && ok(); ++I) {
+    Location L;
+    L.K = tag<Location::Kind>(static_cast<uint8_t>(Location::Kind::TimeRange),
+                              "location kind");
+    L.Uid = u64();
+    L.Name = str();
+    L.StartUs = f64();
+    L.EndUs = f64();
+    F.Locations.push_back(std::move(L));
+  }
+  for (uint64_t I = 0, N = count(8); I < N && ok(); ++I)
+    F.Events.push_back(static_cast<uint32_t>(u64()));
+  F.Rec.Action = str();
+  F.Rec.Mechanism = str();
+  F.Rec.Expected = str();
+  F.Insight = str();
+  for (uint64_t I = 0, N = count(8); I < N && ok(); ++I)
+    F.Notes.push_back(str());
+  return F;
+}
+
+} // namespace
+
+std::string encodePassOutput(const PassOutput &Out) {
+  Writer W;
+  W.Buf.append(Magic.data(), Magic.size());
+  W.u8(Out.Failed);
+  W.str(Out.Message);
+  W.u64(Out.Findings.size());
+  for (const Finding &F : Out.Findings)
+    W.finding(F);
+  W.u64(Out.Artifacts.size());
+  for (const Artifact &A : Out.Artifacts) {
+    W.str(A.Pass);
+    W.str(A.Path);
+    W.str(A.Content);
+  }
+  W.u64(Out.StatisticValues.size());
+  for (uint64_t V : Out.StatisticValues)
+    W.u64(V);
+  W.Buf.append(EndMarker.data(), EndMarker.size());
+  return std::move(W.Buf);
+}
+
+Expected<PassOutput> decodePassOutput(StringRef Bytes) {
+  auto Bad = [](const Twine &Msg) {
+    return createStringError(inconvertibleErrorCode(), Msg);
+  };
+  if (!Bytes.consume_front(Magic))
+    return Bad(Bytes.empty() ? "no result" : "no result header");
+  if (!Bytes.consume_back(EndMarker))
+    return Bad("result incomplete (" + Twine(Bytes.size()) +
+               " bytes, no end marker)");
+  Reader R(Bytes);
+  PassOutput Out;
+  Out.Failed = R.u8() != 0;
+  Out.Message = R.str();
+  for (uint64_t I = 0, N = R.count(64); I < N && R.ok(); ++I)
+    Out.Findings.push_back(R.finding());
+  for (uint64_t I = 0, N = R.count(24); I < N && R.ok(); ++I) {
+    Artifact A;
+    A.Pass = R.str();
+    A.Path = R.str();
+    A.Content = R.str();
+    Out.Artifacts.push_back(std::move(A));
+  }
+  for (uint64_t I = 0, N = R.count(8); I < N && R.ok(); ++I)
+    Out.StatisticValues.push_back(R.u64());
+  if (R.ok() && R.offset() != Bytes.size())
+    R.fail("trailing data");
+  if (!R.ok())
+    return Bad("malformed result: " + R.problem());
+  return Out;
+}
+
+} // namespace tl

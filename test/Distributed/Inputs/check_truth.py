@@ -1,0 +1,61 @@
+"""Check a job report against tl-gen's truth (--truth of tl-gen -o DIR/):
+every injected collective must be in multirank/collectives.csv, complete
+(status ok), with the truth's step, first and last rank and arrival skew
+(1e-6 us), and nothing else; the straggler tl names (stragglers.csv's
+first row, MR-STRAGGLER in multirank/findings.json) must be the injected
+one. Prints a one-line summary.
+
+usage: check_truth.py OUT TRUTH.json KEY   (KEY: seq or order)
+"""
+import csv
+import json
+import os
+import sys
+
+
+def main():
+    out, truth_path, key = sys.argv[1:4]
+    truth = json.load(open(truth_path))
+    rows = list(csv.DictReader(open(os.path.join(out, "multirank", "collectives.csv"))))
+    errors = []
+    # The order keys number a group's instances from 0, Seq from 1.
+    by_id = {}
+    for r in rows:
+        seq = int(r["seq"]) + (1 if key == "order" else 0)
+        by_id[(r["pg"], seq)] = r
+    if len(rows) != len(truth["collectives"]):
+        errors.append("%d instances, the truth has %d" % (len(rows), len(truth["collectives"])))
+    for t in truth["collectives"]:
+        k = (t["pg"], t["seq"])
+        r = by_id.get(k)
+        if r is None:
+            errors.append("%s: not found" % (k,))
+            continue
+        want = {"status": "ok", "match_key": key, "coll_name": t["coll_name"],
+                "step": str(t["step"]), "last_rank": str(t["last_rank"]),
+                "first_rank": str(t["first_rank"]),
+                "members": ";".join(str(m) for m in t["members"])}
+        for col, v in want.items():
+            if r[col] != v:
+                errors.append("%s: %s is %s, the truth %s" % (k, col, r[col], v))
+        if abs(float(r["arrival_skew_us"]) - t["arrival_skew_us"]) > 1e-6:
+            errors.append("%s: arrival skew %s, the truth %s" % (k, r["arrival_skew_us"], t["arrival_skew_us"]))
+    strag = list(csv.DictReader(open(os.path.join(out, "multirank", "stragglers.csv"))))
+    findings = json.load(open(os.path.join(out, "multirank", "findings.json")))
+    named = [f["rank"] for f in findings["findings"] if f["id"] == "MR-STRAGGLER"]
+    exp = truth["expected_straggler"]
+    if exp is not None:
+        if int(strag[0]["rank"]) != exp:
+            errors.append("stragglers.csv names rank %s, the truth %d" % (strag[0]["rank"], exp))
+        if named != [exp]:
+            errors.append("MR-STRAGGLER names %s, the truth rank %d" % (named, exp))
+    elif named:
+        errors.append("MR-STRAGGLER names %s, none was injected" % named)
+    for e in errors:
+        print("error: " + e)
+    if errors:
+        sys.exit(1)
+    print("truth: %d collectives, straggler %s: all found" % (len(rows), exp))
+
+
+main()

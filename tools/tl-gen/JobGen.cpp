@@ -1,0 +1,391 @@
+//===- JobGen.cpp - tl-gen: a multi-rank job with known stragglers --------===//
+#include "JobGen.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+
+namespace tlgen {
+
+namespace {
+
+/// splitmix64, as the single-trace generator's jitter.
+uint64_t mix(uint64_t Z) {
+  Z += 0x9E3779B97F4A7C15ULL;
+  Z = (Z ^ (Z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  Z = (Z ^ (Z >> 27)) * 0x94D049BB133111EBULL;
+  return Z ^ (Z >> 31);
+}
+/// Uniform in [0, 1) from (seed, a, b, c).
+double unit(uint64_t Seed, uint64_t A, uint64_t B, uint64_t C) {
+  uint64_t Z = mix(mix(mix(mix(Seed) ^ A) ^ (B << 20)) ^ (C << 40));
+  return double(Z >> 11) * 0x1.0p-53;
+}
+
+/// ns as µs with three decimals (the times are integers in ns).
+std::string us(int64_t Ns) {
+  return fmt::format("{}.{:03}", Ns / 1000, Ns % 1000);
+}
+
+struct Group {
+  std::string Name, Desc;
+  std::vector<unsigned> Members;
+  int64_t Seq = 0;
+};
+
+/// Process Group Ranks as PyTorch writes it: past 30 ranks the first 29,
+/// "...", and the last.
+std::string ranksText(const std::vector<unsigned> &M) {
+  std::string S = "[";
+  if (M.size() > 30) {
+    for (size_t I = 0; I < 29; ++I)
+      S += fmt::format("{}, ", M[I]);
+    return S + fmt::format("..., {}]", M.back());
+  }
+  for (size_t I = 0; I < M.size(); ++I)
+    S += fmt::format("{}{}", I ? ", " : "", M[I]);
+  return S + "]";
+}
+
+struct RankState {
+  unsigned Rank = 0, Device = 0;
+  int64_t Cpu = 0, Compute = 0, Comm = 0; // ns: CPU clock, stream ends
+  int64_t Corr = 0, Ext = 0;
+  std::vector<std::string> Events;
+  int64_t Pid() const { return 1000 + Rank; }
+};
+
+constexpr int64_t ComputeStream = 7, CommStream = 20;
+constexpr int64_t LaunchLatencyNs = 10000;
+
+class Job {
+public:
+  explicit Job(const JobOptions &O) : O(O) {
+    unsigned N = O.Ranks;
+    GpusPerNode = std::min(8u, N);
+    for (unsigned R = 0; R < N; ++R) {
+      RankState S;
+      S.Rank = R;
+      S.Device = R % GpusPerNode;
+      S.Cpu = S.Compute = S.Comm = 1000000; // 1 ms
+      Ranks.push_back(std::move(S));
+    }
+    Group World{"0", "default_pg", {}, 0};
+    for (unsigned R = 0; R < N; ++R)
+      World.Members.push_back(R);
+    Groups.push_back(World);
+    if (N % 2 == 0)
+      for (unsigned K = 0; K < N / 2; ++K)
+        Groups.push_back(
+            {std::to_string(K + 1), "pair", {2 * K, 2 * K + 1}, 0});
+    for (auto &[R, D] : O.Stragglers)
+      Delay[R] += int64_t(D * 1000);
+  }
+
+  void run() {
+    for (unsigned S = 0; S < O.Steps; ++S) {
+      int64_t Step = FirstStep + S;
+      std::vector<int64_t> StepStart;
+      for (RankState &R : Ranks)
+        StepStart.push_back(R.Cpu);
+      for (unsigned L = 0; L < O.Layers; ++L) {
+        for (RankState &R : Ranks)
+          compute(R, 300000);
+        int64_t E = int64_t(O.Hidden) * O.Hidden;
+        collective(Groups[0], "allreduce", E, E, Step);
+      }
+      if (Groups.size() > 1) {
+        for (RankState &R : Ranks)
+          compute(R, 50000);
+        int64_t E = int64_t(O.Hidden) * O.Hidden / 4;
+        for (size_t G = 1; G < Groups.size(); ++G)
+          collective(Groups[G], "_allgather_base", E, 2 * E, Step);
+      }
+      // The step ends with a device synchronisation (loss.item()).
+      for (RankState &R : Ranks) {
+        int64_t Gpu = std::max(R.Compute, R.Comm);
+        int64_t Start = R.Cpu;
+        R.Cpu = std::max(R.Cpu + 5000, Gpu + 5000);
+        event(R, "cuda_runtime", "cudaDeviceSynchronize", R.Pid(), R.Pid(),
+              Start, R.Cpu - Start, fmt::format("\"cbid\": 165, \"correlation\": {}", ++R.Corr));
+        event(R, "user_annotation", fmt::format("ProfilerStep#{}", Step),
+              R.Pid(), R.Pid(), StepStart[R.Rank],
+              R.Cpu + 1000 - StepStart[R.Rank],
+              fmt::format("\"External id\": {}", ++R.Ext));
+        R.Cpu += 2000;
+      }
+    }
+  }
+
+  bool write(std::string &Err) {
+    for (RankState &R : Ranks) {
+      std::string Path = fmt::format("{}/rank{}.json", O.Dir, R.Rank);
+      std::FILE *F = std::fopen(Path.c_str(), "wb");
+      if (!F) {
+        Err = Path + ": cannot open for writing";
+        return false;
+      }
+      std::string Text = header(R);
+      for (size_t I = 0; I < R.Events.size(); ++I)
+        Text += (I ? ",\n  " : "  ") + R.Events[I];
+      Text += "\n]}\n";
+      bool Ok = std::fwrite(Text.data(), 1, Text.size(), F) == Text.size();
+      Ok &= std::fclose(F) == 0;
+      if (!Ok) {
+        Err = Path + ": write failed";
+        return false;
+      }
+    }
+    if (O.TruthFile.empty())
+      return true;
+    std::FILE *F = std::fopen(O.TruthFile.c_str(), "wb");
+    if (!F) {
+      Err = O.TruthFile + ": cannot open for writing";
+      return false;
+    }
+    std::string T = truth();
+    bool Ok = std::fwrite(T.data(), 1, T.size(), F) == T.size();
+    Ok &= std::fclose(F) == 0;
+    if (!Ok)
+      Err = O.TruthFile + ": write failed";
+    return Ok;
+  }
+
+private:
+  const JobOptions &O;
+  unsigned GpusPerNode = 1;
+  static constexpr int64_t FirstStep = 5;
+  std::vector<RankState> Ranks;
+  std::vector<Group> Groups;
+  std::map<unsigned, int64_t> Delay; // ns per collective
+  /// Collectives so far (the skew jitter's index).
+  uint64_t NumColl = 0;
+  struct Truth {
+    std::string Pg, Name;
+    int64_t Seq, Step;
+    unsigned Last, First;
+    int64_t SkewNs;
+    std::vector<unsigned> Members;
+  };
+  std::vector<Truth> Truths;
+  /// Arrival of each rank at the next collective: its compute end.
+  std::map<unsigned, int64_t> Ready;
+
+  void event(RankState &R, const char *Cat, const std::string &Name,
+             int64_t Pid, int64_t Tid, int64_t Ts, int64_t Dur,
+             const std::string &Args) {
+    R.Events.push_back(fmt::format(
+        "{{\"ph\": \"X\", \"cat\": \"{}\", \"name\": \"{}\", \"pid\": {}, "
+        "\"tid\": {}, \"ts\": {}, \"dur\": {}, \"args\": {{{}}}}}",
+        Cat, Name, Pid, Tid, us(Ts), us(Dur), Args));
+  }
+  void flow(RankState &R, int64_t Corr, int64_t LaunchTs, int64_t KernelTs,
+            int64_t Stream) {
+    R.Events.push_back(fmt::format(
+        "{{\"ph\": \"s\", \"id\": {}, \"pid\": {}, \"tid\": {}, \"ts\": {}, "
+        "\"cat\": \"ac2g\", \"name\": \"ac2g\"}}",
+        Corr, R.Pid(), R.Pid(), us(LaunchTs)));
+    R.Events.push_back(fmt::format(
+        "{{\"ph\": \"f\", \"id\": {}, \"pid\": {}, \"tid\": {}, \"ts\": {}, "
+        "\"cat\": \"ac2g\", \"name\": \"ac2g\", \"bp\": \"e\"}}",
+        Corr, R.Device, Stream, us(KernelTs)));
+  }
+
+  /// A GEMM before a collective; the straggler's and the skew's extra time
+  /// is in it (the rank has more work before the collective).
+  void compute(RankState &R, int64_t BaseNs) {
+    int64_t Ext = ++R.Ext, Corr = ++R.Corr;
+    int64_t C = R.Cpu;
+    event(R, "cpu_op", "aten::mm", R.Pid(), R.Pid(), C, 20000,
+          fmt::format("\"External id\": {1}, \"Input Dims\": [[{0}, {0}], "
+                      "[{0}, {0}]], \"Input type\": [\"c10::BFloat16\", "
+                      "\"c10::BFloat16\"]",
+                      O.Hidden, Ext));
+    int64_t Launch = C + 5000;
+    event(R, "cuda_runtime", "cudaLaunchKernel", R.Pid(), R.Pid(), Launch,
+          7000,
+          fmt::format("\"cbid\": 211, \"correlation\": {}, \"External id\": {}",
+                      Corr, Ext));
+    int64_t Dur = BaseNs + int64_t(unit(O.Seed, R.Rank, NumColl, 1) * 1000);
+    if (auto It = Delay.find(R.Rank); It != Delay.end())
+      Dur += It->second;
+    Dur += int64_t(unit(O.Seed, R.Rank, NumColl, 2) * O.SkewUs * 1000);
+    int64_t Start = std::max(R.Compute, Launch + LaunchLatencyNs);
+    event(R, "kernel", "sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_kernel",
+          R.Device, ComputeStream, Start, Dur,
+          fmt::format("\"External id\": {}, \"device\": {}, \"stream\": {}, "
+                      "\"correlation\": {}, \"grid\": [132, 1, 1], "
+                      "\"block\": [384, 1, 1]",
+                      Ext, R.Device, ComputeStream, Corr));
+    flow(R, Corr, Launch, Start, ComputeStream);
+    R.Compute = Start + Dur;
+    Ready[R.Rank] = R.Compute;
+    R.Cpu = C + 25000;
+  }
+
+  void collective(Group &G, const char *Coll, int64_t InElems,
+                  int64_t OutElems, int64_t Step) {
+    ++G.Seq;
+    ++NumColl;
+    size_t N = G.Members.size();
+    // Each member launches, then its NCCL kernel starts when its inputs
+    // are ready; all end when the last has arrived and the data moved.
+    std::vector<int64_t> Arrive(N), LaunchAt(N);
+    for (size_t I = 0; I < N; ++I) {
+      RankState &R = Ranks[G.Members[I]];
+      LaunchAt[I] = R.Cpu + 10000;
+      Arrive[I] = std::max({R.Comm, Ready[R.Rank], LaunchAt[I] + LaunchLatencyNs});
+    }
+    bool AllReduce = std::string(Coll) == "allreduce";
+    double Bytes = double(AllReduce ? InElems : OutElems) * 2;
+    double BusBytes = AllReduce ? Bytes * 2 * double(N - 1) / double(N)
+                                : Bytes * double(N - 1) / double(N);
+    int64_t Transfer = (AllReduce ? 15000 : 8000) + int64_t(BusBytes / 150);
+    size_t Last = 0, First = 0;
+    for (size_t I = 1; I < N; ++I) {
+      if (Arrive[I] > Arrive[Last])
+        Last = I;
+      if (Arrive[I] < Arrive[First])
+        First = I;
+    }
+    int64_t End = Arrive[Last] + Transfer;
+    Truths.push_back({G.Name, Coll, G.Seq, Step, G.Members[Last],
+                      G.Members[First], Arrive[Last] - Arrive[First],
+                      G.Members});
+    std::string Kernel =
+        AllReduce ? "ncclDevKernel_AllReduce_Sum_bf16_RING_LL("
+                    "ncclDevKernelArgsStorage<4096ul>)"
+                  : "ncclDevKernel_AllGather_RING_LL("
+                    "ncclDevKernelArgsStorage<4096ul>)";
+    for (size_t I = 0; I < N; ++I) {
+      RankState &R = Ranks[G.Members[I]];
+      std::string Meta = fmt::format(
+          "\"Collective name\": \"{}\", \"In msg nelems\": {}, \"Out msg "
+          "nelems\": {}, \"Group size\": {}, \"dtype\": \"BFloat16\", \"In "
+          "split size\": \"[]\", \"Out split size\": \"[]\", \"Process Group "
+          "Name\": \"{}\", \"Process Group Description\": \"{}\", \"Process "
+          "Group Ranks\": \"{}\", \"Rank\": {}",
+          Coll, InElems, OutElems, N, G.Name, G.Desc, ranksText(G.Members), I);
+      if (!O.NoSeq)
+        Meta += fmt::format(", \"Seq\": {}", G.Seq);
+      int64_t C = R.Cpu;
+      int64_t OpExt = ++R.Ext;
+      event(R, "cpu_op", fmt::format("c10d::{}_", AllReduce ? "allreduce" : "_allgather_base"),
+            R.Pid(), R.Pid(), C, 40000,
+            fmt::format("\"External id\": {}", OpExt));
+      int64_t Ext = ++R.Ext, Corr = ++R.Corr;
+      event(R, "cpu_op", "record_param_comms", R.Pid(), R.Pid(), C + 2000,
+            36000,
+            fmt::format("\"External id\": {}, \"Record function id\": 0, {}",
+                        Ext, Meta));
+      event(R, "cuda_runtime", "cudaLaunchKernel", R.Pid(), R.Pid(),
+            LaunchAt[I], 7000,
+            fmt::format("\"cbid\": 211, \"correlation\": {}, \"External id\": {}",
+                        Corr, Ext));
+      event(R, "kernel", Kernel, R.Device, CommStream, Arrive[I],
+            End - Arrive[I],
+            fmt::format("\"External id\": {}, \"device\": {}, \"stream\": {}, "
+                        "\"correlation\": {}, \"grid\": [16, 1, 1], \"block\": "
+                        "[512, 1, 1], {}",
+                        Ext, R.Device, CommStream, Corr, Meta));
+      flow(R, Corr, LaunchAt[I], Arrive[I], CommStream);
+      R.Comm = End;
+      // The next GEMM consumes the result.
+      R.Compute = std::max(R.Compute, End);
+      R.Cpu = C + 45000;
+    }
+  }
+
+  std::string header(const RankState &R) {
+    std::string Props;
+    for (unsigned D = 0; D < GpusPerNode; ++D)
+      Props += fmt::format("{}{{\"id\": {}, \"name\": \"NVIDIA H100 80GB "
+                           "HBM3\", \"totalGlobalMem\": 85018279936, "
+                           "\"computeMajor\": 9, \"computeMinor\": 0, "
+                           "\"numSms\": 132}}",
+                           D ? ", " : "", D);
+    std::string Cfg;
+    for (size_t G = 0; G < Groups.size(); ++G) {
+      std::string Members;
+      for (size_t I = 0; I < Groups[G].Members.size(); ++I)
+        Members += fmt::format("{}{}", I ? ", " : "", Groups[G].Members[I]);
+      Cfg += fmt::format("{}{{\"pg_name\": \"{}\", \"pg_desc\": \"{}\", "
+                         "\"backend_config\": \"cuda:nccl\", \"pg_size\": {}, "
+                         "\"ranks\": [{}]}}",
+                         G ? ", " : "", Groups[G].Name, Groups[G].Desc,
+                         Groups[G].Members.size(), Members);
+    }
+    return fmt::format(
+        "{{\"schemaVersion\": 1, \"deviceProperties\": [{}],\n"
+        " \"distributedInfo\": {{\"backend\": \"nccl\", \"rank\": {}, "
+        "\"world_size\": {}, \"pg_count\": {}, \"pg_config\": [{}], "
+        "\"nccl_version\": \"2.21.5\"}},\n"
+        " \"traceName\": \"rank{}.json\", \"displayTimeUnit\": \"ms\",\n"
+        " \"traceEvents\": [\n",
+        Props, R.Rank, O.Ranks, Groups.size(), Cfg, R.Rank);
+  }
+
+  std::string truth() {
+    // The injected straggler: the rank with the largest delay.
+    int64_t Worst = -1, WorstDelay = 0;
+    for (auto &[R, D] : Delay)
+      if (D > WorstDelay) {
+        WorstDelay = D;
+        Worst = R;
+      }
+    std::string S = fmt::format(
+        "{{\n  \"world_size\": {},\n  \"skew_us\": {},\n  \"stragglers\": [",
+        O.Ranks, O.SkewUs);
+    bool FirstS = true;
+    for (auto &[R, D] : Delay) {
+      S += fmt::format("{}{{\"rank\": {}, \"delay_us\": {}}}",
+                       FirstS ? "" : ", ", R, us(D));
+      FirstS = false;
+    }
+    S += "],\n  \"expected_straggler\": ";
+    S += Worst < 0 ? std::string("null") : std::to_string(Worst);
+    S += ",\n  \"collectives\": [\n";
+    for (size_t I = 0; I < Truths.size(); ++I) {
+      const Truth &T = Truths[I];
+      std::string Members;
+      for (size_t J = 0; J < T.Members.size(); ++J)
+        Members += fmt::format("{}{}", J ? ", " : "", T.Members[J]);
+      S += fmt::format(
+          "    {{\"pg\": \"{}\", \"seq\": {}, \"coll_name\": \"{}\", "
+          "\"step\": {}, \"members\": [{}], \"last_rank\": {}, "
+          "\"first_rank\": {}, \"arrival_skew_us\": {}}}{}\n",
+          T.Pg, T.Seq, T.Name, T.Step, Members, T.Last, T.First, us(T.SkewNs),
+          I + 1 < Truths.size() ? "," : "");
+    }
+    return S + "  ]\n}\n";
+  }
+};
+
+} // namespace
+
+bool parseStraggler(const std::string &S, unsigned &Rank, double &DelayUs) {
+  size_t Colon = S.find(':');
+  if (Colon == std::string::npos || Colon == 0 || Colon + 1 == S.size())
+    return false;
+  char *End = nullptr;
+  std::string R = S.substr(0, Colon), D = S.substr(Colon + 1);
+  unsigned long V = std::strtoul(R.c_str(), &End, 10);
+  if (*End || R.find_first_not_of("0123456789") != std::string::npos)
+    return false;
+  double X = std::strtod(D.c_str(), &End);
+  if (*End || !(X >= 0))
+    return false;
+  Rank = unsigned(V);
+  DelayUs = X;
+  return true;
+}
+
+bool generateJob(const JobOptions &O, std::string &Err) {
+  Job J(O);
+  J.run();
+  return J.write(Err);
+}
+
+} // namespace tlgen
