@@ -7,8 +7,10 @@
 #                     tests with 4 threads
 #   make fuzz       - clang-19 libFuzzer build (build-fuzz): replays the
 #                     regression inputs, then fuzzes the importer for
-#                     FUZZ_SECONDS (default 120) and the gzip decoder
-#                     against zlib for INFLATE_FUZZ_SECONDS (default 60)
+#                     FUZZ_SECONDS (default 120), the gzip decoder
+#                     against zlib for INFLATE_FUZZ_SECONDS (default 60), and
+#                     the --config and --arch readers for
+#                     SETTINGS_FUZZ_SECONDS (default 30) each
 #   make check-all  - check + check-asan + check-tsan + fuzz
 # Cost without ccache (CPU seconds, ~half that in wall time on an idle 2-core
 # machine; docs/Robustness.md): check-asan ~500 build + ~130 suite,
@@ -39,6 +41,7 @@ TSAN_BUILD ?= build-tsan
 FUZZ_BUILD ?= build-fuzz
 FUZZ_SECONDS ?= 120
 INFLATE_FUZZ_SECONDS ?= 60
+SETTINGS_FUZZ_SECONDS ?= 30
 LIT := python3 /usr/lib/llvm-19/build/utils/lit/lit.py
 PREFIX ?= /usr/local
 RELEASE_BUILD ?= build-release
@@ -96,15 +99,27 @@ check-tsan: deps-extra
 # add each to test/Fuzz/regressions (see docs/Robustness.md).
 fuzz: deps-extra
 	CC=clang-19 CXX=clang++-19 cmake -S . -B $(FUZZ_BUILD) -G Ninja -DTL_ENABLE_FUZZER=ON -DTL_BUILD_TESTS=OFF
-	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target tl-import-fuzzer tl-inflate-fuzzer
+	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target tl-import-fuzzer tl-inflate-fuzzer \
+	  tl-config-fuzzer tl-arch-fuzzer
 	./$(FUZZ_BUILD)/bin/tl-import-fuzzer -runs=0 test/Fuzz/regressions
-	mkdir -p $(FUZZ_BUILD)/corpus $(FUZZ_BUILD)/inflate-corpus $(FUZZ_BUILD)/artifacts
+	./$(FUZZ_BUILD)/bin/tl-config-fuzzer -runs=0 test/Fuzz/regressions-config
+	./$(FUZZ_BUILD)/bin/tl-arch-fuzzer -runs=0 test/Fuzz/regressions-arch
+	mkdir -p $(FUZZ_BUILD)/corpus $(FUZZ_BUILD)/inflate-corpus $(FUZZ_BUILD)/artifacts \
+	  $(FUZZ_BUILD)/config-corpus $(FUZZ_BUILD)/arch-corpus
 	./$(FUZZ_BUILD)/bin/tl-import-fuzzer $(FUZZ_BUILD)/corpus test/Fuzz/corpus \
 	  -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
 	  -artifact_prefix=$(FUZZ_BUILD)/artifacts/ -print_final_stats=1
 	./$(FUZZ_BUILD)/bin/tl-inflate-fuzzer $(FUZZ_BUILD)/inflate-corpus \
 	  -max_total_time=$(INFLATE_FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
 	  -artifact_prefix=$(FUZZ_BUILD)/artifacts/inflate- -print_final_stats=1
+	./$(FUZZ_BUILD)/bin/tl-config-fuzzer $(FUZZ_BUILD)/config-corpus test/Fuzz/corpus-config \
+	  -dict=test/Fuzz/settings.dict -max_total_time=$(SETTINGS_FUZZ_SECONDS) -timeout=10 \
+	  -rss_limit_mb=2048 -max_len=4096 -artifact_prefix=$(FUZZ_BUILD)/artifacts/config- \
+	  -print_final_stats=1
+	./$(FUZZ_BUILD)/bin/tl-arch-fuzzer $(FUZZ_BUILD)/arch-corpus test/Fuzz/corpus-arch \
+	  -dict=test/Fuzz/settings.dict -max_total_time=$(SETTINGS_FUZZ_SECONDS) -timeout=10 \
+	  -rss_limit_mb=2048 -max_len=4096 -artifact_prefix=$(FUZZ_BUILD)/artifacts/arch- \
+	  -print_final_stats=1
 
 check-all: check check-asan check-tsan fuzz
 

@@ -1,5 +1,7 @@
 //===- ArchSpec.cpp - GPU peak numbers for roofline -----------------------===//
 #include "tl/Analysis/ArchSpec.h"
+#include "tl/Support/TerminalText.h"
+#include "tl/Support/YamlSyntax.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
@@ -24,12 +26,15 @@ std::optional<double> ArchSpec::peakTflops(llvm::StringRef ComputeSpec) const {
 
 static llvm::Error archError(llvm::StringRef Path, const llvm::Twine &Msg) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                 (Path + ": " + Msg).str());
+                                 singleLine((Path + ": " + Msg).str()));
 }
 
-/// Parse the document; the only place where yaml-cpp may throw.
-static llvm::Expected<ArchSpec> parseArch(llvm::StringRef Path,
-                                          llvm::StringRef Text) {
+/// The only place where yaml-cpp may throw.
+llvm::Expected<ArchSpec> tl::parseArchSpec(llvm::StringRef Path,
+                                           llvm::StringRef Text) {
+  // yaml-cpp hangs or overflows its stack on some texts; they stop here.
+  if (llvm::Error E = checkYamlSyntax(Text))
+    return archError(Path, llvm::toString(std::move(E)));
   ArchSpec A;
   // Every figure divides a roofline: NaN, infinite, zero or negative peaks
   // would print "nan TB/s" and rank nonsense, so they are refused here.
@@ -50,6 +55,9 @@ static llvm::Expected<ArchSpec> parseArch(llvm::StringRef Path,
       const YAML::Node &V = KV.second;
       if (Key == "name") {
         A.Name = V.as<std::string>();
+        // The name titles the roofline; an empty one says nothing.
+        if (A.Name.empty())
+          return archError(Path, "'name' is empty");
         HaveName = true;
       } else if (Key == "source") {
         A.Source = V.as<std::string>();
@@ -78,7 +86,11 @@ static llvm::Expected<ArchSpec> parseArch(llvm::StringRef Path,
     if (!HaveBw)
       return archError(Path, "missing key 'mem_bw_gbps'");
   } catch (const YAML::Exception &E) {
-    return archError(Path, E.what());
+    if (E.mark.is_null())
+      return archError(Path, E.msg);
+    return archError(Path, "line " + llvm::Twine(E.mark.line + 1) +
+                               ", column " + llvm::Twine(E.mark.column + 1) +
+                               ": " + E.msg);
   }
   return A;
 }
@@ -87,7 +99,7 @@ llvm::Expected<ArchSpec> tl::loadArchSpec(llvm::StringRef Path) {
   auto Buf = llvm::MemoryBuffer::getFile(Path);
   if (!Buf)
     return archError(Path, Buf.getError().message());
-  return parseArch(Path, (*Buf)->getBuffer());
+  return parseArchSpec(Path, (*Buf)->getBuffer());
 }
 
 llvm::Expected<ArchSpec> tl::resolveArchSpec(llvm::StringRef NameOrPath,

@@ -345,6 +345,12 @@ Error Session::preparePipeline(bool BuildPipeline) {
   for (const auto &[PassName, Opts] : O.PassOptions) {
     std::unique_ptr<Pass> Pass = P->Registry.createPass(PassName);
     if (!Pass) {
+      // `passes: {compute: ...}` reads naturally but names a pipeline;
+      // "did you mean 'compute'" would repeat the mistake back.
+      if (const PipelineInfo *PI = P->Registry.lookupPipeline(PassName))
+        return error(O.ConfigFile + ": '" + PassName +
+                     "' is a pipeline, not a pass; give the options under "
+                     "the names of its passes (" + PI->Text + ")");
       std::string Msg = O.ConfigFile + ": unknown pass '" + PassName + "'";
       std::string Close = P->Registry.closestName(PassName);
       if (!Close.empty())

@@ -7,6 +7,8 @@
 #include "tl/Driver/SessionOptions.h"
 
 #include "YamlExpansion.h"
+#include "tl/Support/TerminalText.h"
+#include "tl/Support/YamlSyntax.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -18,7 +20,9 @@ using namespace llvm;
 namespace tl {
 
 static Error configError(StringRef Path, const Twine &Msg) {
-  return createStringError(inconvertibleErrorCode(), Path + ": " + Msg);
+  // One line whatever the file holds: a key may contain a line break.
+  return createStringError(inconvertibleErrorCode(),
+                           singleLine((Path + ": " + Msg).str()));
 }
 
 /// A scalar as text (numbers and bools keep their spelling).
@@ -148,15 +152,23 @@ Expected<SessionSettings> loadSessionSettings(StringRef Path) {
   if (!Buf)
     return configError(Path, "cannot read config file: " +
                                  Buf.getError().message());
+  return parseSessionSettings(Path, (*Buf)->getBuffer());
+}
+
+Expected<SessionSettings> parseSessionSettings(StringRef Path,
+                                               StringRef Text) {
   SessionSettings C;
+  // yaml-cpp hangs or overflows its stack on some texts; they stop here.
+  if (Error E = checkYamlSyntax(Text))
+    return configError(Path, toString(std::move(E)));
   try {
     // Settings are short; aliases must not make them long (reading them
     // copies every scalar).
     constexpr uint64_t MaxExpanded = 16u << 20;
-    if (yamlExpandedSize((*Buf)->getBuffer()) > MaxExpanded)
+    if (yamlExpandedSize(Text) > MaxExpanded)
       return configError(Path, "YAML aliases expand the settings beyond 16 "
                                "MiB; write the values out instead");
-    YAML::Node Root = YAML::Load((*Buf)->getBuffer().str());
+    YAML::Node Root = YAML::Load(Text.str());
     if (Root.IsNull())
       return C;
     if (!Root.IsMap())

@@ -15,8 +15,9 @@
 
 namespace tl {
 
-/// Bytes of scalar text (plus one per node) in Text with every alias
-/// replaced by what it names, saturating at UINT64_MAX. Throws what the
+/// Bytes of scalar text (plus one per node) in Text's first document (the
+/// one YAML::Load reads) with every alias replaced by what it names,
+/// saturating at UINT64_MAX. Throws what the
 /// yaml-cpp parser throws on malformed input.
 uint64_t yamlExpandedSize(llvm::StringRef Text);
 

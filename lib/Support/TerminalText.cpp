@@ -45,6 +45,19 @@ std::string terminalSafe(StringRef Text) {
   return Out;
 }
 
+std::string singleLine(StringRef Text) {
+  std::string Out;
+  for (char C : terminalSafe(Text)) {
+    if (C == '\n')
+      Out += "\\n";
+    else if (C == '\t')
+      Out += "\\t";
+    else
+      Out += C;
+  }
+  return Out;
+}
+
 TerminalSafeOStream::TerminalSafeOStream(raw_ostream &OS) : OS(OS) {
   SetUnbuffered();
 }

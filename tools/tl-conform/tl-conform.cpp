@@ -28,6 +28,7 @@
 #include "JsonCompare.h"
 
 #include "tl/Support/Csv.h"
+#include "tl/Support/YamlSyntax.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
@@ -91,8 +92,17 @@ std::vector<std::string> stringList(const YAML::Node &N,
 
 Expected<std::vector<Deviation>> loadDeviations(StringRef Path) {
   std::vector<Deviation> Out;
+  auto Buf = MemoryBuffer::getFile(Path);
+  if (!Buf)
+    return createStringError(Buf.getError(), "%s: %s", Path.str().c_str(),
+                             Buf.getError().message().c_str());
+  // The deviation list is hand-edited: a typo must not hang yaml-cpp.
+  if (Error E = checkYamlSyntax((*Buf)->getBuffer()))
+    return createStringError(inconvertibleErrorCode(), "%s: %s",
+                             Path.str().c_str(),
+                             toString(std::move(E)).c_str());
   try {
-    YAML::Node Root = YAML::LoadFile(Path.str());
+    YAML::Node Root = YAML::Load((*Buf)->getBuffer().str());
     YAML::Node List = Root["deviations"];
     if (!List)
       return Out;

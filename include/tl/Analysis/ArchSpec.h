@@ -27,6 +27,9 @@ struct ArchSpec {
 
 /// Parse an arch file (YAML, or the reference's JSON which is YAML too).
 llvm::Expected<ArchSpec> loadArchSpec(llvm::StringRef Path);
+/// The same from an arch file's text; Path only names it in errors.
+llvm::Expected<ArchSpec> parseArchSpec(llvm::StringRef Path,
+                                       llvm::StringRef Text);
 
 /// Resolve --arch: a NAME among the shipped files (case-insensitive), a path
 /// to a .yaml/.json file. DataDir is <tool>/../share/tl.

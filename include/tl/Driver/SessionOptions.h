@@ -35,6 +35,9 @@ struct SessionSettings {
 /// Read a YAML config file. Unknown keys, wrong types and YAML syntax errors
 /// are errors naming the file (and the key).
 llvm::Expected<SessionSettings> loadSessionSettings(llvm::StringRef Path);
+/// The same from a config file's text; Path only names it in errors.
+llvm::Expected<SessionSettings> parseSessionSettings(llvm::StringRef Path,
+                                                     llvm::StringRef Text);
 
 /// Resolved settings, defaults filled in.
 struct SessionOptions {

@@ -20,6 +20,10 @@ namespace tl {
 /// controls (U+0080..U+009F) written as "\xNN" escapes.
 std::string terminalSafe(llvm::StringRef Text);
 
+/// terminalSafe() text that also keeps to one line: '\n' and '\t' become
+/// "\n" and "\t". For names quoted inside a one-line error.
+std::string singleLine(llvm::StringRef Text);
+
 /// An unbuffered stream that writes terminalSafe() text to another one.
 /// Colours asked for through it (WithColor) still reach the terminal: they
 /// are forwarded, not written as text.

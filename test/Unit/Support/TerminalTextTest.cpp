@@ -27,3 +27,10 @@ TEST(TerminalText, StreamForwardsColoursNotText) {
   // sequence from the text is shown, not sent.
   EXPECT_EQ(S, "tl-opt: warning: name \\x1b[31mred\n");
 }
+
+TEST(TerminalText, SingleLineEscapesLineBreaks) {
+  // A config key "thr\neads" quoted in an error must not split the line.
+  EXPECT_EQ(singleLine("thr\neads\tx"), "thr\\neads\\tx");
+  EXPECT_EQ(singleLine("a\x1b[2Jb"), "a\\x1b[2Jb");
+  EXPECT_EQ(singleLine("plain"), "plain");
+}

@@ -1,0 +1,139 @@
+//===- YamlSyntax.cpp - a YAML text checked before yaml-cpp reads it ------===//
+#include "tl/Support/YamlSyntax.h"
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/Twine.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/YAMLParser.h"
+
+#include <optional>
+#include <string>
+
+using namespace llvm;
+
+namespace tl {
+
+namespace {
+/// The first diagnostic of the parser ("line L, column C: msg").
+struct FirstDiag {
+  std::optional<std::string> Msg;
+};
+
+void keepFirst(const SMDiagnostic &D, void *Ctx) {
+  auto &F = *static_cast<FirstDiag *>(Ctx);
+  if (!F.Msg)
+    F.Msg = ("line " + Twine(D.getLineNo()) + ", column " +
+             Twine(D.getColumnNo() + 1) + ": " + D.getMessage())
+                .str();
+}
+
+/// One collection being walked. Children are visited before the parent's
+/// iterator moves on, so LLVM's lazy parser never has to skip (skipping
+/// recurses once per level).
+struct Frame {
+  yaml::MappingNode *Map = nullptr;
+  yaml::SequenceNode *Seq = nullptr;
+  yaml::MappingNode::iterator MI;
+  yaml::SequenceNode::iterator SI;
+  bool Begun = false;
+};
+
+bool isCollection(const yaml::Node *N) {
+  return N && (isa<yaml::MappingNode>(N) || isa<yaml::SequenceNode>(N));
+}
+
+/// Where N opens. A flow collection's range starts at its first entry, so
+/// the bracket before it (past blanks) is named instead.
+SMLoc opening(SourceMgr &SM, const yaml::Node *N) {
+  const char *P = N->getSourceRange().Start.getPointer();
+  const char *Begin = SM.getMemoryBuffer(SM.getMainFileID())->getBufferStart();
+  const char *Q = P;
+  while (Q > Begin && (Q[-1] == ' ' || Q[-1] == '\t' || Q[-1] == '\r' ||
+                       Q[-1] == '\n'))
+    --Q;
+  if (Q > Begin && (Q[-1] == '[' || Q[-1] == '{'))
+    return SMLoc::getFromPointer(Q - 1);
+  return SMLoc::getFromPointer(P);
+}
+
+Error at(SourceMgr &SM, const yaml::Node *N, const Twine &Msg) {
+  auto [Line, Col] = SM.getLineAndColumn(opening(SM, N));
+  return createStringError(inconvertibleErrorCode(),
+                           "line " + Twine(Line) + ", column " + Twine(Col) +
+                               ": " + Msg);
+}
+
+/// Walks one document's tree; stops at the first problem.
+Error walk(SourceMgr &SM, yaml::Node *Root, FirstDiag &Diag) {
+  SmallVector<Frame, 16> Stack;
+  auto Enter = [&](yaml::Node *N) -> Error {
+    if (!isCollection(N))
+      return Error::success();
+    if (Stack.size() >= MaxYamlDepth)
+      return at(SM, N,
+                "nested more than " + Twine(MaxYamlDepth) + " levels deep");
+    Frame F;
+    F.Map = dyn_cast<yaml::MappingNode>(N);
+    F.Seq = dyn_cast<yaml::SequenceNode>(N);
+    Stack.push_back(F);
+    return Error::success();
+  };
+  if (Error E = Enter(Root))
+    return E;
+  while (!Stack.empty() && !Diag.Msg) {
+    Frame &F = Stack.back();
+    yaml::Node *Child = nullptr;
+    if (F.Map) {
+      if (!F.Begun)
+        F.MI = F.Map->begin();
+      else
+        ++F.MI;
+      F.Begun = true;
+      if (F.MI == F.Map->end()) {
+        Stack.pop_back();
+        continue;
+      }
+      yaml::Node *Key = F.MI->getKey();
+      if (isCollection(Key))
+        return at(SM, Key, "a mapping key must be a scalar");
+      Child = F.MI->getValue();
+    } else {
+      if (!F.Begun)
+        F.SI = F.Seq->begin();
+      else
+        ++F.SI;
+      F.Begun = true;
+      if (F.SI == F.Seq->end()) {
+        Stack.pop_back();
+        continue;
+      }
+      Child = &*F.SI;
+    }
+    if (Error E = Enter(Child))
+      return E;
+  }
+  return Error::success();
+}
+} // namespace
+
+Error checkYamlSyntax(StringRef Text) {
+  SourceMgr SM;
+  FirstDiag Diag;
+  SM.setDiagHandler(keepFirst, &Diag);
+  yaml::Stream S(Text, SM);
+  unsigned Docs = 0;
+  for (auto DI = S.begin(), DE = S.end(); DI != DE && !Diag.Msg; ++DI) {
+    yaml::Node *Root = DI->getRoot();
+    // yaml-cpp reads the first document alone: a second would be ignored
+    // without a word.
+    if (++Docs == 2 && !Diag.Msg)
+      return at(SM, Root, "a second YAML document; only one is read");
+    if (Error E = walk(SM, Root, Diag))
+      return E;
+  }
+  if (Diag.Msg)
+    return createStringError(inconvertibleErrorCode(), *Diag.Msg);
+  return Error::success();
+}
+
+} // namespace tl
