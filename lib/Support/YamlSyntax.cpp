@@ -57,16 +57,22 @@ SMLoc opening(SourceMgr &SM, const yaml::Node *N) {
 }
 
 Error at(SourceMgr &SM, const yaml::Node *N, const Twine &Msg) {
+  // A document the parser gave up on has no root to point at.
+  if (!N)
+    return createStringError(inconvertibleErrorCode(), Msg);
   auto [Line, Col] = SM.getLineAndColumn(opening(SM, N));
   return createStringError(inconvertibleErrorCode(),
                            "line " + Twine(Line) + ", column " + Twine(Col) +
                                ": " + Msg);
 }
 
-/// Walks one document's tree; stops at the first problem.
-Error walk(SourceMgr &SM, yaml::Node *Root, FirstDiag &Diag) {
+/// Walks one document's tree; stops at the first problem. Last is where the
+/// last node read ends.
+Error walk(SourceMgr &SM, yaml::Node *Root, FirstDiag &Diag, SMLoc &Last) {
   SmallVector<Frame, 16> Stack;
   auto Enter = [&](yaml::Node *N) -> Error {
+    if (N && N->getSourceRange().End.isValid())
+      Last = N->getSourceRange().End;
     if (!isCollection(N))
       return Error::success();
     if (Stack.size() >= MaxYamlDepth)
@@ -122,13 +128,24 @@ Error checkYamlSyntax(StringRef Text) {
   SM.setDiagHandler(keepFirst, &Diag);
   yaml::Stream S(Text, SM);
   unsigned Docs = 0;
+  SMLoc FirstEnd;
   for (auto DI = S.begin(), DE = S.end(); DI != DE && !Diag.Msg; ++DI) {
     yaml::Node *Root = DI->getRoot();
+    if (Diag.Msg)
+      break;
     // yaml-cpp reads the first document alone: a second would be ignored
-    // without a word.
-    if (++Docs == 2 && !Diag.Msg)
-      return at(SM, Root, "a second YAML document; only one is read");
-    if (Error E = walk(SM, Root, Diag))
+    // without a word. One the parser could not root (a stray `%` line) is
+    // placed after the first.
+    if (++Docs == 2) {
+      if (Root || !FirstEnd.isValid())
+        return at(SM, Root, "a second YAML document; only one is read");
+      return createStringError(
+          inconvertibleErrorCode(),
+          "a second YAML document after line " +
+              Twine(SM.getLineAndColumn(FirstEnd).first) +
+              "; only one is read");
+    }
+    if (Error E = walk(SM, Root, Diag, FirstEnd))
       return E;
   }
   if (Diag.Msg)

@@ -30,6 +30,10 @@ TEST(YamlSyntax, WellFormedPasses) {
 TEST(YamlSyntax, SecondDocumentRefused) {
   EXPECT_EQ(errorOf("--- \nname: H100\n...\n---\nname: B\n"),
             "line 5, column 1: a second YAML document; only one is read");
+  // A `%` line starts a document the parser cannot root (found by the
+  // config fuzzer: a null root, then a null dereference).
+  EXPECT_EQ(errorOf("a: 1\nb: 2\n%x\n"),
+            "a second YAML document after line 2; only one is read");
 }
 
 TEST(YamlSyntax, FlowEntryAloneIsAnError) {
