@@ -3,6 +3,7 @@
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/Twine.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/YAMLParser.h"
 
@@ -42,6 +43,14 @@ bool isCollection(const yaml::Node *N) {
   return N && (isa<yaml::MappingNode>(N) || isa<yaml::SequenceNode>(N));
 }
 
+/// Whether L points into the text. LLVM's parser leaves some nodes made
+/// while recovering (a `? {` key cut short) with a range outside it.
+bool within(SourceMgr &SM, SMLoc L) {
+  const MemoryBuffer *B = SM.getMemoryBuffer(SM.getMainFileID());
+  const char *P = L.getPointer();
+  return P && P >= B->getBufferStart() && P <= B->getBufferEnd();
+}
+
 /// Where N opens. A flow collection's range starts at its first entry, so
 /// the bracket before it (past blanks) is named instead.
 SMLoc opening(SourceMgr &SM, const yaml::Node *N) {
@@ -58,7 +67,7 @@ SMLoc opening(SourceMgr &SM, const yaml::Node *N) {
 
 Error at(SourceMgr &SM, const yaml::Node *N, const Twine &Msg) {
   // A document the parser gave up on has no root to point at.
-  if (!N)
+  if (!N || !within(SM, N->getSourceRange().Start))
     return createStringError(inconvertibleErrorCode(), Msg);
   auto [Line, Col] = SM.getLineAndColumn(opening(SM, N));
   return createStringError(inconvertibleErrorCode(),
@@ -71,7 +80,7 @@ Error at(SourceMgr &SM, const yaml::Node *N, const Twine &Msg) {
 Error walk(SourceMgr &SM, yaml::Node *Root, FirstDiag &Diag, SMLoc &Last) {
   SmallVector<Frame, 16> Stack;
   auto Enter = [&](yaml::Node *N) -> Error {
-    if (N && N->getSourceRange().End.isValid())
+    if (N && within(SM, N->getSourceRange().End))
       Last = N->getSourceRange().End;
     if (!isCollection(N))
       return Error::success();
@@ -137,7 +146,7 @@ Error checkYamlSyntax(StringRef Text) {
     // without a word. One the parser could not root (a stray `%` line) is
     // placed after the first.
     if (++Docs == 2) {
-      if (Root || !FirstEnd.isValid())
+      if (Root || !within(SM, FirstEnd))
         return at(SM, Root, "a second YAML document; only one is read");
       return createStringError(
           inconvertibleErrorCode(),
