@@ -75,6 +75,18 @@ Error at(SourceMgr &SM, const yaml::Node *N, const Twine &Msg) {
                                ": " + Msg);
 }
 
+/// Moves a collection's iterator to its next entry (the first on the first
+/// call); false at the end.
+template <typename Collection, typename Iterator>
+bool step(Collection *C, Iterator &It, bool &Begun) {
+  if (Begun)
+    ++It;
+  else
+    It = C->begin();
+  Begun = true;
+  return It != C->end();
+}
+
 /// Walks one document's tree; stops at the first problem. Last is where the
 /// last node read ends.
 Error walk(SourceMgr &SM, yaml::Node *Root, FirstDiag &Diag, SMLoc &Last) {
@@ -98,30 +110,17 @@ Error walk(SourceMgr &SM, yaml::Node *Root, FirstDiag &Diag, SMLoc &Last) {
   while (!Stack.empty() && !Diag.Msg) {
     Frame &F = Stack.back();
     yaml::Node *Child = nullptr;
+    bool More = F.Map ? step(F.Map, F.MI, F.Begun) : step(F.Seq, F.SI, F.Begun);
+    if (!More) {
+      Stack.pop_back();
+      continue;
+    }
     if (F.Map) {
-      if (!F.Begun)
-        F.MI = F.Map->begin();
-      else
-        ++F.MI;
-      F.Begun = true;
-      if (F.MI == F.Map->end()) {
-        Stack.pop_back();
-        continue;
-      }
       yaml::Node *Key = F.MI->getKey();
       if (isCollection(Key))
         return at(SM, Key, "a mapping key must be a scalar");
       Child = F.MI->getValue();
     } else {
-      if (!F.Begun)
-        F.SI = F.Seq->begin();
-      else
-        ++F.SI;
-      F.Begun = true;
-      if (F.SI == F.Seq->end()) {
-        Stack.pop_back();
-        continue;
-      }
       Child = &*F.SI;
     }
     if (Error E = Enter(Child))

@@ -10,6 +10,8 @@
 
 #include "llvm/Support/raw_ostream.h"
 
+#include "OneLineError.h"
+
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -21,13 +23,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   llvm::StringRef Text(reinterpret_cast<const char *>(Data), Size);
   llvm::Expected<tl::ArchSpec> A = tl::parseArchSpec("fuzz.yaml", Text);
   if (!A) {
-    std::string Msg = llvm::toString(A.takeError());
-    if (!llvm::StringRef(Msg).starts_with("fuzz.yaml: ") ||
-        Msg.find('\n') != std::string::npos) {
-      llvm::errs() << "arch error is not one line naming the file: " << Msg
-                   << "\n";
-      std::abort();
-    }
+    requireOneLineError(A.takeError(), "fuzz.yaml");
     return 0;
   }
   bool Ok = !A->Name.empty() && positive(A->MemBwGBps) &&

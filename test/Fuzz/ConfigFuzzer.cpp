@@ -10,6 +10,8 @@
 
 #include "llvm/Support/raw_ostream.h"
 
+#include "OneLineError.h"
+
 #include <cstdint>
 #include <cstdlib>
 #include <string>
@@ -19,13 +21,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   llvm::Expected<tl::SessionSettings> S =
       tl::parseSessionSettings("fuzz.yaml", Text);
   if (!S) {
-    std::string Msg = llvm::toString(S.takeError());
-    if (!llvm::StringRef(Msg).starts_with("fuzz.yaml: ") ||
-        Msg.find('\n') != std::string::npos) {
-      llvm::errs() << "config error is not one line naming the file: " << Msg
-                   << "\n";
-      std::abort();
-    }
+    requireOneLineError(S.takeError(), "fuzz.yaml");
     return 0;
   }
   tl::SessionOptions O = tl::resolveOptions(*S, tl::SessionSettings());
