@@ -19,10 +19,13 @@
 #define TL_REG_EXIT 3
 #define TL_REG_HANG 4
 
+#if TL_HOSTILE_REG == TL_REG_SEGV
 // A real fault, not raise(): a handler that returns would resume after a
 // raise(). Constant-initialized, so no static constructor; volatile, so the
-// store is not folded into a trap instruction.
+// store is not folded into a trap instruction. Only in this mode: clang's
+// -Wunused-variable (with TL_WERROR) refuses it in the others.
 static volatile uintptr_t NullAddress = 0;
+#endif
 
 extern "C" TL_PLUGIN_EXPORT tlPassPluginInfo tlGetPassPluginInfo() {
   return {TL_PLUGIN_API_VERSION, "HostileRegistration", "1.0",
