@@ -32,7 +32,8 @@ static llvm::Error archError(llvm::StringRef Path, const llvm::Twine &Msg) {
 /// The only place where yaml-cpp may throw.
 llvm::Expected<ArchSpec> tl::parseArchSpec(llvm::StringRef Path,
                                            llvm::StringRef Text) {
-  // yaml-cpp hangs or overflows its stack on some texts; they stop here.
+  // yaml-cpp reads some malformed texts without a word and ignores every
+  // document after the first (tl/Support/YamlSyntax.h); they stop here.
   if (llvm::Error E = checkYamlSyntax(Text))
     return archError(Path, llvm::toString(std::move(E)));
   ArchSpec A;

@@ -158,7 +158,8 @@ Expected<SessionSettings> loadSessionSettings(StringRef Path) {
 Expected<SessionSettings> parseSessionSettings(StringRef Path,
                                                StringRef Text) {
   SessionSettings C;
-  // yaml-cpp hangs or overflows its stack on some texts; they stop here.
+  // yaml-cpp reads some malformed texts without a word and ignores every
+  // document after the first (tl/Support/YamlSyntax.h); they stop here.
   if (Error E = checkYamlSyntax(Text))
     return configError(Path, toString(std::move(E)));
   try {
