@@ -30,6 +30,7 @@
 #include "tl/Report/ReportEmitters.h"
 #include "tl/Report/ReportModel.h"
 #include "tl/Support/HeapTrim.h"
+#include "tl/Support/MemoryBudget.h"
 #include "tl/Support/MemoryLimit.h"
 #include "tl/Support/OutputTransaction.h"
 #include "tl/Support/PyFormat.h"
@@ -178,6 +179,16 @@ struct Session::Impl {
   std::future<RefImport> RefFuture;
   std::optional<Trace> RefTrace;
   std::unique_ptr<AnalysisManager> RefAM;
+  /// --max-memory over the whole run: import, analyses, passes, report.
+  std::unique_ptr<MemoryBudget> Budget;
+  /// Starts Stage against the budget; fails when the stage before it
+  /// passed the budget.
+  Error budgetStage(StringRef Trace, const Twine &Stage) {
+    if (Error E = Budget->check(Trace))
+      return E;
+    Budget->enterStage(Stage);
+    return Error::success();
+  }
 
   Impl(SessionOptions Opts, raw_ostream &Diag)
       : Opts(std::move(Opts)), RawDiag(Diag), SafeDiag(Diag),
@@ -380,6 +391,7 @@ Error Session::begin() {
   if (P->Begun)
     return Error::success();
   P->Begun = true;
+  P->Budget = std::make_unique<MemoryBudget>(P->maxMemory());
   if (!P->PipelinePrepared || !P->Canonical)
     if (Error E = preparePipeline())
       return E;
@@ -562,6 +574,8 @@ Expected<std::unique_ptr<TraceRun>> Session::importTrace(StringRef Path,
     PI->importStart(Path, decodedSizeHint(Path));
     IOpts.Progress = [PI](uint64_t Bytes) { PI->importBytes(Bytes); };
   }
+  if (Error E = P->budgetStage(Path, "import"))
+    return E;
   Expected<Trace> T = [&] {
     TimeTraceScope Scope("import", Path);
     return tl::importTrace(Path, IOpts);
@@ -597,6 +611,8 @@ Expected<std::unique_ptr<TraceRun>> Session::importTrace(StringRef Path,
     if (Error E = verifyTrace(*T))
       return error(Path + ": IR verification failed: " +
                    toString(std::move(E)));
+  if (Error E = P->Budget->check(Path))
+    return E;
   auto R = std::make_unique<TraceRun::Impl>(Path.str(), Last, std::move(*T));
   R->CaptureMerged = CaptureMerged;
   R->Done = Stage::Import;
@@ -609,6 +625,8 @@ Error Session::gate(TraceRun &Run) {
   const SessionOptions &O = P->Opts;
   raw_ostream &Diag = P->Diag;
   P->phase("gate");
+  if (Error E = P->budgetStage(R.Path, "the quality gate"))
+    return E;
   // A fresh set of pass instances for every trace.
   auto Pipe = P->makePipeline();
   if (!Pipe)
@@ -667,15 +685,18 @@ Error Session::gate(TraceRun &Run) {
   R.Prefetch = Pipe->prefetch();
   R.Pipeline = std::move(*Pipe);
   R.Done = Stage::Analyses;
-  return Error::success();
+  return P->Budget->check(R.Path);
 }
 
 Error Session::computeAnalyses(TraceRun &Run) {
   TraceRun::Impl &R = *Run.P;
   assert(R.Done == Stage::Analyses && "computeAnalyses() runs after gate()");
   P->phase("analyses");
+  P->Budget->enterStage("the analyses");
   tl::computeAnalyses(*R.AM, R.Prefetch, P->Opts.Threads);
   P->finishProgressLine();
+  if (Error E = P->Budget->check(R.Path))
+    return E;
   if (P->Timing)
     P->printTiming(R, {});
   return Error::success();
@@ -754,7 +775,12 @@ Error Session::runPasses(TraceRun &Run) {
   PMOpts.PassTimeoutSeconds = O.PassTimeout;
   // The early perf table's thread must be done before a plugin pass forks.
   PMOpts.BeforeIsolated = [&R] { R.Early.join(); };
+  P->Budget->enterStage("the analyses and passes");
   std::vector<PassResult> Results = PM.run(R.T, *R.AM, PMOpts);
+  if (Error E = P->Budget->check(R.Path)) {
+    P->finishProgressLine();
+    return E;
+  }
 
   R.Runs = collectRunInfo(Results);
   R.Failed = collectFailures(Results);
@@ -816,12 +842,16 @@ Error Session::emitReport(TraceRun &Run) {
     EmitOptions EOpts;
     EOpts.Threads = O.Threads;
     EOpts.TimeTrace = P->timeTrace();
+    P->Budget->enterStage("the report");
     Error E = R.Emitters.emitAll(Ctx, &EmitTimes, EOpts);
     P->phase("emit done");
     P->finishProgressLine();
     P->printRunInfo(R, EmitTimes);
     if (E)
       return error(firstFailure(toString(std::move(E)), R.Out));
+    // An over-budget report is not committed: the old one stays.
+    if (Error BE = P->Budget->check(R.Path))
+      return BE;
   }
   R.Done = Stage::Report;
   if (!O.Quiet)

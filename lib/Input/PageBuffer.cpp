@@ -1,6 +1,8 @@
 //===- PageBuffer.cpp - A growable byte buffer in pages of its own -------===//
 #include "tl/Input/PageBuffer.h"
 
+#include "llvm/Support/ErrorHandling.h"
+
 #include <cstdlib>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -33,8 +35,10 @@ void PageBuffer::reserve(size_t N) {
   void *P = Data ? ::mremap(Data, Cap, N, MREMAP_MAYMOVE)
                  : ::mmap(nullptr, N, PROT_READ | PROT_WRITE,
                           MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  // Out of address space (ulimit -v): the tool's out-of-memory handler
+  // ends the run with one line, as for a failed new.
   if (P == MAP_FAILED)
-    std::abort(); // out of memory: nothing to recover
+    llvm::report_bad_alloc_error("PageBuffer: mmap failed");
   Data = static_cast<char *>(P);
   Cap = N;
 }
