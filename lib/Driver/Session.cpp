@@ -860,7 +860,7 @@ Error Session::emitReport(TraceRun &Run) {
          << "report in " << R.Dir << "\n";
   if (!P->FailOn && O.JunitFile.empty() && O.SarifFile.empty())
     return P->commitOwnOutput(R);
-  ReportModel M = ReportModel::build(Ctx);
+  const ReportModel &M = ReportModel::of(Ctx);
   ReportMetrics Metrics =
       ReportMetrics::compute(M, R.AM->get<TraceQuality>());
   if (P->FailOn) {

@@ -82,7 +82,7 @@ class AgentFindingsEmitter final : public Emitter {
 public:
   StringRef name() const override { return "agent-findings-md"; }
   Error emit(const ReportContext &Ctx) override {
-    ReportModel M = ReportModel::build(Ctx);
+    const ReportModel &M = ReportModel::of(Ctx);
     ManifestSystemEntries Sys = manifestSystemEntries(Ctx, M);
 
     // Files keyed by (dir, name); std::map keeps the output order stable.

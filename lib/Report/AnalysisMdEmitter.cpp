@@ -117,7 +117,7 @@ class AnalysisMdEmitter final : public Emitter {
 public:
   StringRef name() const override { return "analysis-md"; }
   Error emit(const ReportContext &Ctx) override {
-    ReportModel M = ReportModel::build(Ctx);
+    const ReportModel &M = ReportModel::of(Ctx);
     const TraceQuality &Q = Ctx.AM.get<TraceQuality>();
     const WorkloadInfo &W = Ctx.AM.get<WorkloadInfo>();
     return writeFileAtomically(Ctx.OutputDir, "analysis.md",

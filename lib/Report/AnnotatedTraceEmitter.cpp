@@ -241,7 +241,7 @@ class AnnotatedTraceEmitter final : public Emitter {
 public:
   StringRef name() const override { return "annotated-trace"; }
   Error emit(const ReportContext &Ctx) override {
-    ReportModel M = ReportModel::build(Ctx);
+    const ReportModel &M = ReportModel::of(Ctx);
     TraceCounters C = computeTraceCounters(Ctx.T, Ctx.AM);
     return writeFileAtomicallyChecked(
         Ctx.OutputDir, "trace_annotated.json.gz", [&](raw_ostream &OS) -> Error {

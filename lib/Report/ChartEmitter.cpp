@@ -348,7 +348,7 @@ class ChartEmitter final : public Emitter {
 public:
   StringRef name() const override { return "charts"; }
   Error emit(const ReportContext &Ctx) override {
-    ReportModel M = ReportModel::build(Ctx);
+    const ReportModel &M = ReportModel::of(Ctx);
     if (Error E = writeFileAtomically(
             Ctx.OutputDir, "performance_breakdown.svg", [&](raw_ostream &OS) {
               renderBreakdownSvg(OS, Ctx, M);

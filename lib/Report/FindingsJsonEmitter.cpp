@@ -183,7 +183,7 @@ class FindingsJsonEmitter final : public Emitter {
 public:
   StringRef name() const override { return "findings-json"; }
   Error emit(const ReportContext &Ctx) override {
-    ReportModel M = ReportModel::build(Ctx);
+    const ReportModel &M = ReportModel::of(Ctx);
     const auto &Arch = Ctx.AM.options().Arch;
     // The hash is usually ready: the driver computes it on the pool.
     uint64_t Size = 0;

@@ -4,6 +4,7 @@
 #include "tl/Analysis/AnalysisManager.h"
 #include "tl/Analysis/GpuTimeline.h"
 #include "tl/Report/Emitter.h"
+#include "tl/Report/ReportModel.h"
 #include "tl/Support/PyFormat.h"
 #include "tl/Support/RelativePath.h"
 
@@ -17,6 +18,7 @@
 #include <deque>
 #include <cmath>
 #include <mutex>
+#include <optional>
 
 using namespace llvm;
 
@@ -29,6 +31,8 @@ struct ReportCache {
   std::deque<json::Value> ParsedMetrics;
   std::once_flag FusionOnce;
   size_t FusionCandidates = 0;
+  std::once_flag ModelOnce;
+  std::optional<ReportModel> Model;
 };
 
 std::shared_ptr<ReportCache> makeReportCache() {
@@ -58,6 +62,14 @@ const MetricsArtifacts &metricsArtifacts(const ReportContext &Ctx) {
     }
   });
   return C.Metrics;
+}
+
+const ReportModel &ReportModel::of(const ReportContext &Ctx) {
+  ReportCache &C = *Ctx.Cache;
+  // Every emitter reads it; building it ranks all findings and walks the
+  // critical path for each one's share.
+  std::call_once(C.ModelOnce, [&] { C.Model.emplace(build(Ctx)); });
+  return *C.Model;
 }
 
 std::string reportTracePath(const ReportContext &Ctx) {

@@ -115,6 +115,9 @@ public:
   /// From the run: utilization from GpuTimeline, categories from
   /// UnifiedPerfTable (when the trace supports them).
   static ReportModel build(const ReportContext &Ctx);
+  /// The run's model, built once and shared by every emitter of Ctx (and
+  /// by the driver after them).
+  static const ReportModel &of(const ReportContext &Ctx);
   /// From explicit inputs (unit tests, other front ends).
   /// Paths, when not empty, holds each finding's on-path share (parallel
   /// to Findings).

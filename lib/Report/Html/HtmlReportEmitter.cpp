@@ -122,7 +122,7 @@ class HtmlReportEmitter final : public Emitter {
 public:
   StringRef name() const override { return "analysis-html"; }
   Error emit(const ReportContext &Ctx) override {
-    ReportModel M = ReportModel::build(Ctx);
+    const ReportModel &M = ReportModel::of(Ctx);
     std::string Md;
     raw_string_ostream MdOS(Md);
     renderAnalysisMarkdown(MdOS, Ctx, M);
