@@ -23,7 +23,6 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
-#include "llvm/Support/TimeProfiler.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
@@ -58,6 +57,7 @@ struct AnalysisManager::Impl {
   // The analysis each blocked thread waits for.
   std::map<std::thread::id, std::string> Waiting;
   std::vector<AnalysisTiming> Timings;
+  AnalysisInstrumentation *Instrumentation = nullptr;
 
   [[noreturn]] void reportCycle(std::vector<std::string> Chain) {
     std::string Text = join(Chain, " -> ");
@@ -149,19 +149,18 @@ const void *AnalysisManager::getImpl(StringRef Key, StringRef Name,
   E.InProgress = true;
   E.Owner = Me;
   P->Computing[Me].push_back(Name.str());
+  AnalysisInstrumentation *Hooks = P->Instrumentation;
   L.unlock();
 
+  if (Hooks)
+    Hooks->runBeforeAnalysis(Name, T);
   auto Wall0 = std::chrono::steady_clock::now();
   double Cpu0 = threadCpuSeconds();
-  std::shared_ptr<const void> V;
-  {
-    TimeTraceScope Scope("analysis", Name);
-    V = Make();
-  }
-  double Cpu = threadCpuSeconds() - Cpu0;
-  double Wall = std::chrono::duration<double>(
-                    std::chrono::steady_clock::now() - Wall0)
-                    .count();
+  std::shared_ptr<const void> V = Make();
+  AnalysisTiming Timing{Name.str(), 0, threadCpuSeconds() - Cpu0};
+  Timing.WallSeconds = std::chrono::duration<double>(
+                           std::chrono::steady_clock::now() - Wall0)
+                           .count();
 
   L.lock();
   E.Value = std::move(V);
@@ -172,10 +171,12 @@ const void *AnalysisManager::getImpl(StringRef Key, StringRef Name,
   bool Outermost = Stack.empty();
   if (Outermost)
     P->Computing.erase(Me);
-  P->Timings.push_back({Name.str(), Wall, Cpu});
+  P->Timings.push_back(Timing);
   P->CV.notify_all();
   const void *Result = E.Value.get();
   L.unlock();
+  if (Hooks)
+    Hooks->runAfterAnalysis(Timing, T);
   // An analysis frees its temporaries when done; hand their pages back
   // before the next one grows the heap (see HeapTrim.h).
   if (Outermost && heapTrimPays(T.size()))
@@ -188,6 +189,13 @@ bool AnalysisManager::isCachedImpl(StringRef Key) const {
   auto It = P->Entries.find(Key);
   return It != P->Entries.end() && It->second.Done;
 }
+
+void AnalysisManager::setInstrumentation(AnalysisInstrumentation *I) {
+  std::lock_guard<std::mutex> L(P->M);
+  P->Instrumentation = I;
+}
+
+AnalysisInstrumentation::~AnalysisInstrumentation() = default;
 
 std::vector<AnalysisTiming> AnalysisManager::timings() const {
   std::lock_guard<std::mutex> L(P->M);

@@ -214,8 +214,6 @@ struct Session::Impl {
   /// --timing: the passes' hooks' records, the analyses' timings.
   void printTiming(TraceRun::Impl &R, ArrayRef<EmitterTiming> EmitTimes) {
     TimingReport Rep = Timing->take(R.T);
-    for (const AnalysisTiming &A : R.AM->timings())
-      Rep.Analyses.push_back({A.Name, A.WallSeconds, A.CpuSeconds, false});
     Rep.print(Diag, Opts.TimingFormat == "json", EmitTimes);
   }
 
@@ -604,6 +602,8 @@ Expected<std::unique_ptr<TraceRun>> Session::importTrace(StringRef Path,
       return error(R.Error);
     P->RefTrace = std::move(R.T);
     P->RefAM = std::make_unique<AnalysisManager>(*P->RefTrace, P->AOpts);
+    if (!P->Instrumentor.empty())
+      P->RefAM->setInstrumentation(&P->Instrumentor);
     P->AOpts.Reference = &*P->RefTrace;
     P->AOpts.ReferenceAM = P->RefAM.get();
   }
@@ -657,6 +657,8 @@ Error Session::gate(TraceRun &Run) {
   if (TraceOpts.Inference)
     normalizeSglangProfilerNames(R.T);
   R.AM = std::make_unique<AnalysisManager>(R.T, TraceOpts);
+  if (!P->Instrumentor.empty())
+    R.AM->setInstrumentation(&P->Instrumentor);
   // Every report needs the unified perf table, the longest analysis: with a
   // second thread it starts now instead of after the serial quality gate (a
   // later get() waits for it instead of recomputing).

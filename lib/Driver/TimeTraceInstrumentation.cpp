@@ -22,4 +22,14 @@ void TimeTraceInstrumentation::runAfterPass(const Pass &, const Trace &,
   timeTraceProfilerEnd();
 }
 
+void TimeTraceInstrumentation::runBeforeAnalysis(StringRef Name,
+                                                 const Trace &) {
+  timeTraceProfilerBegin("analysis", Name);
+}
+
+void TimeTraceInstrumentation::runAfterAnalysis(const AnalysisTiming &,
+                                                const Trace &) {
+  timeTraceProfilerEnd();
+}
+
 } // namespace tl

@@ -12,13 +12,26 @@ namespace tl {
 
 TimingReport TimingInstrumentation::take(const Trace &T) {
   std::lock_guard<std::mutex> L(M);
+  TimingReport R;
   auto It = Reports.find(&T);
-  if (It == Reports.end())
-    return TimingReport();
-  TimingReport R = std::move(It->second);
-  Reports.erase(It);
+  if (It != Reports.end()) {
+    R = std::move(It->second);
+    Reports.erase(It);
+  }
+  auto A = Analyses.find(&T);
+  if (A != Analyses.end()) {
+    R.Analyses = std::move(A->second);
+    Analyses.erase(A);
+  }
   PipelineStart.erase(&T);
   return R;
+}
+
+void TimingInstrumentation::runAfterAnalysis(const AnalysisTiming &Timing,
+                                             const Trace &T) {
+  std::lock_guard<std::mutex> L(M);
+  Analyses[&T].push_back(
+      {Timing.Name, Timing.WallSeconds, Timing.CpuSeconds, false});
 }
 
 void TimingInstrumentation::runBeforePipeline(

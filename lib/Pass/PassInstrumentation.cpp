@@ -37,4 +37,16 @@ void PassInstrumentor::runAfterPass(const Pass &P, const Trace &T,
     PI->runAfterPass(P, T, R);
 }
 
+void PassInstrumentor::runBeforeAnalysis(llvm::StringRef Name,
+                                         const Trace &T) {
+  for (auto &PI : Instrumentations)
+    PI->runBeforeAnalysis(Name, T);
+}
+
+void PassInstrumentor::runAfterAnalysis(const AnalysisTiming &Timing,
+                                        const Trace &T) {
+  for (auto &PI : llvm::reverse(Instrumentations))
+    PI->runAfterAnalysis(Timing, T);
+}
+
 } // namespace tl

@@ -21,6 +21,7 @@
 #ifndef TL_ANALYSIS_ANALYSISMANAGER_H
 #define TL_ANALYSIS_ANALYSISMANAGER_H
 
+#include "tl/Analysis/AnalysisInstrumentation.h"
 #include "tl/Analysis/AnalysisOptions.h"
 
 #include "llvm/ADT/StringRef.h"
@@ -33,13 +34,6 @@
 namespace tl {
 
 class Trace;
-
-/// Time spent computing one analysis (for --timing).
-struct AnalysisTiming {
-  std::string Name;
-  double WallSeconds = 0;
-  double CpuSeconds = 0;
-};
 
 class AnalysisManager {
 public:
@@ -73,6 +67,10 @@ public:
 
   /// Timings of every analysis computed so far, in completion order.
   std::vector<AnalysisTiming> timings() const;
+
+  /// Hooks around every analysis computed from now on (null = none). Set
+  /// it before the first get(); not owned.
+  void setInstrumentation(AnalysisInstrumentation *I);
 
 private:
   using Factory = std::function<std::shared_ptr<const void>()>;

@@ -61,6 +61,8 @@ public:
   void runBeforePass(const Pass &P, const Trace &T) override;
   void runAfterPass(const Pass &P, const Trace &T,
                     const PassResult &R) override;
+  void runAfterAnalysis(const AnalysisTiming &Timing,
+                        const Trace &T) override;
 
 private:
   struct Start {
@@ -71,6 +73,9 @@ private:
   /// The running pass of each thread (a thread runs one pass at a time).
   std::map<std::thread::id, Start> Running;
   std::map<const Trace *, TimingReport> Reports;
+  /// Kept apart from Reports: the quality gate's analyses come before the
+  /// pipeline starts its report.
+  std::map<const Trace *, std::vector<TimingRecord>> Analyses;
   std::map<const Pass *, size_t> PassIndex;
   std::map<const Trace *, std::chrono::steady_clock::time_point> PipelineStart;
 };
@@ -113,6 +118,9 @@ public:
   void runBeforePass(const Pass &P, const Trace &T) override;
   void runAfterPass(const Pass &P, const Trace &T,
                     const PassResult &R) override;
+  void runBeforeAnalysis(llvm::StringRef Name, const Trace &T) override;
+  void runAfterAnalysis(const AnalysisTiming &Timing,
+                        const Trace &T) override;
 };
 
 /// Progress on the diagnostics stream: import percent of the known input

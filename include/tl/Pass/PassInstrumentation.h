@@ -4,13 +4,15 @@
 // The pass manager calls the pass hooks on the thread running the pass,
 // concurrently for passes running in parallel; implementations must be
 // thread-safe. --timing, --time-trace, --pass-statistics and progress are
-// instrumentations (include/tl/Driver/Instrumentations.h). Analyses are
-// timed and traced by the AnalysisManager itself (AM.timings()).
+// instrumentations (include/tl/Driver/Instrumentations.h). The analysis
+// hooks are inherited from AnalysisInstrumentation: the AnalysisManager
+// calls them on the thread computing the analysis.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TL_PASS_PASSINSTRUMENTATION_H
 #define TL_PASS_PASSINSTRUMENTATION_H
 
+#include "tl/Analysis/AnalysisInstrumentation.h"
 #include "llvm/ADT/ArrayRef.h"
 
 #include <memory>
@@ -22,9 +24,11 @@ class Pass;
 class Trace;
 struct PassResult;
 
-class PassInstrumentation {
+/// The analysis hooks (AnalysisInstrumentation) come with it: a Session
+/// hands its instrumentor to every AnalysisManager it makes.
+class PassInstrumentation : public AnalysisInstrumentation {
 public:
-  virtual ~PassInstrumentation();
+  ~PassInstrumentation() override;
   /// Before any pass of the pipeline starts; Passes in pipeline order.
   virtual void runBeforePipeline(llvm::ArrayRef<std::unique_ptr<Pass>> Passes,
                                  const Trace &T) {}
@@ -53,6 +57,9 @@ public:
   void runBeforePass(const Pass &P, const Trace &T) override;
   void runAfterPass(const Pass &P, const Trace &T,
                     const PassResult &R) override;
+  void runBeforeAnalysis(llvm::StringRef Name, const Trace &T) override;
+  void runAfterAnalysis(const AnalysisTiming &Timing,
+                        const Trace &T) override;
 
 private:
   std::vector<std::unique_ptr<PassInstrumentation>> Instrumentations;

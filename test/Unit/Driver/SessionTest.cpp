@@ -82,6 +82,21 @@ struct HookLog : PassInstrumentation {
   }
 };
 
+/// HookLog plus the analysis hooks, with each analysis's timing checked.
+struct AnalysisHookLog : HookLog {
+  using HookLog::HookLog;
+  void runBeforeAnalysis(llvm::StringRef Name, const Trace &) override {
+    Log.push_back("analysis " + Name.str());
+  }
+  void runAfterAnalysis(const AnalysisTiming &Timing,
+                        const Trace &) override {
+    Log.push_back("end analysis " + Timing.Name +
+                  (Timing.WallSeconds >= 0 && Timing.CpuSeconds >= 0
+                       ? ""
+                       : " (negative time)"));
+  }
+};
+
 // One CPU op launching one kernel (the shape of test/Pass/Inputs/small.json).
 constexpr llvm::StringLiteral TinyTrace = R"({"schemaVersion": 1,
  "traceEvents": [
@@ -219,6 +234,29 @@ TEST_F(SessionTest, InstrumentationSeesThePipelineAndEveryPass) {
   EXPECT_EQ(Log, (std::vector<std::string>{"pipeline 1", "pass test-analyses",
                                             "end pass test-analyses",
                                             "end pipeline"}));
+}
+
+// The analyses a pass asks for are hooked where they are computed: inside
+// the pass, nested (test-outer asks for test-inner), each once.
+TEST_F(SessionTest, InstrumentationSeesEveryAnalysisNested) {
+  auto S = makeSession("test-analyses");
+  ASSERT_TRUE(S);
+  S->registry().registerPass<UsesAnalyses>();
+  std::vector<std::string> Log;
+  S->addInstrumentation(std::make_unique<AnalysisHookLog>(Log));
+  auto R = S->run(TracePath, Stage::Passes);
+  ASSERT_TRUE(bool(R)) << llvm::toString(R.takeError());
+  auto Pass = llvm::find(Log, "pass test-analyses");
+  ASSERT_NE(Pass, Log.end());
+  EXPECT_EQ(std::vector<std::string>(Pass, Pass + 6),
+            (std::vector<std::string>{
+                "pass test-analyses", "analysis test-outer",
+                "analysis test-inner", "end analysis test-inner",
+                "end analysis test-outer", "end pass test-analyses"}));
+  EXPECT_EQ(llvm::count(Log, "analysis test-inner"), 1);
+  // A second get() is a cache hit: no hook.
+  (*R)->analyses().get<Outer>();
+  EXPECT_EQ(llvm::count(Log, "analysis test-outer"), 1);
 }
 
 TEST_F(SessionTest, TimingListsPassesAndAnalysesInCompletionOrder) {
