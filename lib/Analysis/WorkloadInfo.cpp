@@ -358,8 +358,14 @@ WorkloadInfo::WorkloadInfo(const Trace &T) {
   // The root model class and the layer count by module class, kept for the
   // shape section: a layer count from attention calls needs the ops.
   std::string Root;
-  std::optional<WorkloadFact> ClassLayers;
-  bool ClassLayersOfFamily = false;
+  struct LayerCand {
+    std::string Cls;
+    size_t Instances;
+    uint64_t Count;
+    double Time;
+    int Rank;
+  };
+  std::vector<LayerCand> LayerCands;
   {
     struct ClassStat {
       uint64_t Count = 0;
@@ -466,31 +472,16 @@ WorkloadInfo::WorkloadInfo(const Trace &T) {
                       Root),
           Confidence::Low);
     }
-    // Layer count: the repeated block with the most distinct instances,
-    // one of the model's family first (not a text encoder's block).
-    std::string Layer;
-    const ClassStat *Best = nullptr;
-    bool BestOfFamily = false;
+    // Layer-count candidates: model-specific repeated blocks, ranked 0 =
+    // of the model's family, 1 = of no known family (TransformerBlock),
+    // 2 = of another family (a text encoder's CLIPEncoderLayer).
     for (const auto &[Cls, S] : Classes) {
-      if (isGenericModuleClass(Cls) || !isRepeatedLayerClass(Cls))
+      if (isGenericModuleClass(Cls) || !isRepeatedLayerClass(Cls) ||
+          S.Instances < 2)
         continue;
-      bool OfFamily = !Fam.empty() && familyOfModuleClass(Cls) == Fam;
-      if (!Best || (OfFamily && !BestOfFamily) ||
-          (OfFamily == BestOfFamily &&
-           (S.Instances > Best->Instances ||
-            (S.Instances == Best->Instances && S.Time > Best->Time)))) {
-        Best = &S;
-        Layer = Cls;
-        BestOfFamily = OfFamily;
-      }
-    }
-    if (Best && Best->Instances > 1) {
-      ClassLayers = WorkloadFact{
-          "num_layers", std::to_string(Best->Instances),
-          fmt::format("{} distinct {} instances ({} calls)", Best->Instances,
-                      Layer, Best->Count),
-          Confidence::High, int64_t(Best->Instances)};
-      ClassLayersOfFamily = BestOfFamily;
+      StringRef F = familyOfModuleClass(Cls);
+      int Rank = !Fam.empty() && F == Fam ? 0 : F.empty() ? 1 : 2;
+      LayerCands.push_back({Cls, S.Instances, S.Count, S.Time, Rank});
     }
   }
 
@@ -520,6 +511,44 @@ WorkloadInfo::WorkloadInfo(const Trace &T) {
     }
   }
   auto inScope = [&](EventId E) { return !Scoped || RootFrameOf.count(E); };
+
+  // A block of no known family counts only when its frames lie under the
+  // root (a VAE's UpDecoderBlock2D beside SD3's transformer does not).
+  const LayerCand *PrimaryLayers = nullptr, *OtherLayers = nullptr;
+  {
+    llvm::StringMap<bool> UnderRoot;
+    for (const LayerCand &L : LayerCands)
+      if (L.Rank == 1)
+        UnderRoot[L.Cls] = RootFrameOf.empty();
+    if (!UnderRoot.empty() && !RootFrameOf.empty())
+      for (EventId F : T.eventsOfKind(EventKind::PythonFunction)) {
+        if (!T.name(F).starts_with("nn.Module: "))
+          continue;
+        auto It = UnderRoot.find(splitModuleInstance(T.name(F)).first);
+        if (It != UnderRoot.end() && RootFrameOf.count(F))
+          It->second = true;
+      }
+    auto better = [](const LayerCand *A, const LayerCand &B) {
+      return !A || B.Rank < A->Rank ||
+             (B.Rank == A->Rank &&
+              (B.Instances > A->Instances ||
+               (B.Instances == A->Instances && B.Time > A->Time)));
+    };
+    for (LayerCand &L : LayerCands) {
+      if (L.Rank == 1 && !UnderRoot.lookup(L.Cls))
+        L.Rank = 2;
+      if (L.Rank < 2 && better(PrimaryLayers, L))
+        PrimaryLayers = &L;
+      if (L.Rank == 2 && better(OtherLayers, L))
+        OtherLayers = &L;
+    }
+  }
+  auto addClassLayers = [&](const LayerCand &L) {
+    add("num_layers", std::to_string(L.Instances),
+        fmt::format("{} distinct {} instances ({} calls)", L.Instances, L.Cls,
+                    L.Count),
+        Confidence::High, int64_t(L.Instances));
+  };
 
   //===--- Shapes: hidden size, heads, vocab, batch/sequence --------------===//
   std::map<int64_t, uint64_t> LinearK, LinearN;
@@ -705,17 +734,16 @@ WorkloadInfo::WorkloadInfo(const Trace &T) {
     add("head_dim", std::to_string(*HeadDim), HeadSrc, C, *HeadDim);
   }
 
-  // Layers: a repeated block of the model's family; else attention calls
-  // per call of the root model (compiled and graph-captured models keep no
-  // layer frames: SD3's 38 joint blocks, vLLM's decoder layers); else any
-  // repeated block.
+  // Layers: a repeated block of the model's family (or of none, under the
+  // root); else attention calls per call of the root model (compiled and
+  // graph-captured models keep no layer frames: SD3's 38 joint blocks,
+  // vLLM's decoder layers); else a block of another family.
   {
     std::map<uint64_t, uint64_t> PerCall; // attention calls -> root calls
     for (const auto &[F, N] : AttentionPerRoot)
       ++PerCall[N];
-    if (ClassLayers && ClassLayersOfFamily) {
-      add(ClassLayers->Key, ClassLayers->Value, ClassLayers->Evidence,
-          ClassLayers->Conf, ClassLayers->Number);
+    if (PrimaryLayers) {
+      addClassLayers(*PrimaryLayers);
     } else if (!PerCall.empty() && modeOf(PerCall).first > 1) {
       auto [Calls, Frames] = modeOf(PerCall);
       add("num_layers", std::to_string(Calls),
@@ -725,9 +753,8 @@ WorkloadInfo::WorkloadInfo(const Trace &T) {
           Frames == AttentionPerRoot.size() ? Confidence::Medium
                                             : Confidence::Low,
           int64_t(Calls));
-    } else if (ClassLayers) {
-      add(ClassLayers->Key, ClassLayers->Value, ClassLayers->Evidence,
-          ClassLayers->Conf, ClassLayers->Number);
+    } else if (OtherLayers) {
+      addClassLayers(*OtherLayers);
     }
   }
 
