@@ -194,7 +194,10 @@ llvm::Expected<PerfMetrics> tl::computeMetrics(const PerfModelResult &M,
     R.DataMovedMB = R.FlopsPerByte = R.TBs = NaN;
   }
   R.ComputeSpec = M.ComputeSpec;
-  if (Arch && Bytes) {
+  // The reference needs GFLOPS > 0 for a roofline (tracelens-analysis §1,
+  // "Upstream definitions"): sglang::store_cache (flops 0, 120 MB) has
+  // none in sglang_prefilldecode's agent reference.
+  if (Arch && Bytes && R.GFLOPS > 0) {
     if (Peak) {
       double ComputeUs = R.GFLOPS * 1e9 / (*Peak * 1e12) * 1e6;
       double MemUs = *Bytes / (Arch->MemBwGBps * 1e9) * 1e6;

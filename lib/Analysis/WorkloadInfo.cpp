@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <map>
+#include <tuple>
 #include <unordered_map>
 
 using namespace tl;
@@ -131,6 +132,27 @@ bool isSdpaOp(StringRef N) {
          N == "aten::_scaled_dot_product_cudnn_attention" ||
          N == "aten::_scaled_dot_product_attention_math" ||
          N == "aten::_scaled_dot_product_flash_attention_for_cpu";
+}
+
+bool isVarlenAttentionOp(StringRef N) {
+  // vllm::unified_attention*, aiter::mha_batch_prefill, paged attention,
+  // flash_attn varlen: q and k are (tokens, heads, head dim). Cache writes
+  // and Inductor kernels named after attention are not attention calls.
+  if (N.starts_with("triton_") || N.starts_with("aten::") ||
+      N.contains("cache"))
+    return false;
+  std::string Lower = N.lower();
+  StringRef L(Lower);
+  return L.contains("attention") || L.contains("mha") || L.contains("attn");
+}
+
+bool isNormOp(StringRef N) {
+  if (N.starts_with("triton_") || N.starts_with("sglang_profiler::"))
+    return false;
+  std::string Lower = N.lower();
+  StringRef L(Lower);
+  return L.contains("rmsnorm") || L.contains("rms_norm") ||
+         N == "aten::layer_norm";
 }
 
 bool isGemmOrConvOp(StringRef N) {
@@ -333,6 +355,17 @@ WorkloadInfo::WorkloadInfo(const Trace &T) {
   }
 
   //===--- Model family and layers from nn.Module frames ------------------===//
+  // The root model class and the layer count by module class, kept for the
+  // shape section: a layer count from attention calls needs the ops.
+  std::string Root;
+  struct LayerCand {
+    std::string Cls;
+    size_t Instances;
+    uint64_t Count;
+    double Time;
+    int Rank;
+  };
+  std::vector<LayerCand> LayerCands;
   {
     struct ClassStat {
       uint64_t Count = 0;
@@ -370,7 +403,6 @@ WorkloadInfo::WorkloadInfo(const Trace &T) {
     }
     // Root model class: the model-specific class with the longest single
     // call (it encloses the others).
-    std::string Root;
     double RootTime = -1;
     std::map<std::string, uint64_t> Families;
     for (const auto &[Cls, S] : Classes) {
@@ -389,8 +421,23 @@ WorkloadInfo::WorkloadInfo(const Trace &T) {
           fmt::format("outermost model-specific nn.Module (longest call, {:.3f} µs)",
                       RootTime),
           Confidence::Medium);
+    std::string Fam;
     if (!Families.empty()) {
-      auto [Fam, N] = modeOf(Families);
+      auto [ModeFam, N] = modeOf(Families);
+      Fam = ModeFam;
+      // A pipeline (text encoders, a denoiser, a VAE) has the most frames
+      // in a component; the root, which encloses the work, is the model.
+      StringRef RootFam = familyOfModuleClass(Root);
+      std::string Components;
+      if (!RootFam.empty() && RootFam != Fam) {
+        Fam = RootFam.str();
+        N = Families[Fam];
+        for (const auto &[F, Count] : Families)
+          if (F != Fam)
+            Components += fmt::format("{}{} x{}",
+                                      Components.empty() ? "" : ", ", F,
+                                      Count);
+      }
       double Share = Specific ? double(N) / double(Specific) : 0;
       Confidence C = confFromShare(Share);
       bool RootAgrees = familyOfModuleClass(Root) == Fam;
@@ -408,9 +455,15 @@ WorkloadInfo::WorkloadInfo(const Trace &T) {
         Names += fmt::format("{}{} x{}", I ? ", " : "", Ex[I].second,
                              Ex[I].first);
       add("model_family", Fam,
-          fmt::format("{} of {} model-specific nn.Module frames ({:.0f}%): {}{}",
+          fmt::format("{} of {} model-specific nn.Module frames ({:.0f}%): "
+                      "{}{}{}",
                       N, Specific, Share * 100, Names,
-                      RootAgrees ? "; root class " + Root : std::string()),
+                      RootAgrees ? "; root class " + Root : std::string(),
+                      Components.empty()
+                          ? std::string()
+                          : " (the longest call); other families in the "
+                            "trace (pipeline components): " +
+                                Components),
           C);
     } else if (!Root.empty()) {
       add("model_family", stripModelClassSuffix(Root),
@@ -419,24 +472,83 @@ WorkloadInfo::WorkloadInfo(const Trace &T) {
                       Root),
           Confidence::Low);
     }
-    // Layer count: the repeated block with the most distinct instances.
-    std::string Layer;
-    const ClassStat *Best = nullptr;
+    // Layer-count candidates: model-specific repeated blocks, ranked 0 =
+    // of the model's family, 1 = of no known family (TransformerBlock),
+    // 2 = of another family (a text encoder's CLIPEncoderLayer).
     for (const auto &[Cls, S] : Classes) {
-      if (isGenericModuleClass(Cls) || !isRepeatedLayerClass(Cls))
+      if (isGenericModuleClass(Cls) || !isRepeatedLayerClass(Cls) ||
+          S.Instances < 2)
         continue;
-      if (!Best || S.Instances > Best->Instances ||
-          (S.Instances == Best->Instances && S.Time > Best->Time)) {
-        Best = &S;
-        Layer = Cls;
+      StringRef F = familyOfModuleClass(Cls);
+      int Rank = !Fam.empty() && F == Fam ? 0 : F.empty() ? 1 : 2;
+      LayerCands.push_back({Cls, S.Instances, S.Count, S.Time, Rank});
+    }
+  }
+
+  // Host events under the root model's frames, each with its frame. The
+  // architecture is read there when the root holds GEMMs, so a pipeline's
+  // text encoders or VAE do not set the hidden size.
+  llvm::DenseMap<EventId, EventId> RootFrameOf;
+  bool Scoped = false;
+  if (!Root.empty()) {
+    std::vector<EventId> Stack;
+    for (EventId F : T.eventsOfKind(EventKind::PythonFunction)) {
+      if (!T.name(F).starts_with("nn.Module: ") ||
+          splitModuleInstance(T.name(F)).first != Root)
+        continue;
+      Stack.push_back(F);
+      while (!Stack.empty()) {
+        EventId E = Stack.back();
+        Stack.pop_back();
+        if (!RootFrameOf.try_emplace(E, F).second)
+          continue;
+        if (T.kind(E) == EventKind::CpuOp && !Scoped)
+          Scoped = isGemmOrConvOp(T.name(E));
+        for (EventId C : T.children(E))
+          if (!isGpuKind(T.kind(C)))
+            Stack.push_back(C);
       }
     }
-    if (Best && Best->Instances > 1)
-      add("num_layers", std::to_string(Best->Instances),
-          fmt::format("{} distinct {} instances ({} calls)", Best->Instances,
-                      Layer, Best->Count),
-          Confidence::High, int64_t(Best->Instances));
   }
+  auto inScope = [&](EventId E) { return !Scoped || RootFrameOf.count(E); };
+
+  // A block of no known family counts only when its frames lie under the
+  // root (a VAE's UpDecoderBlock2D beside SD3's transformer does not).
+  const LayerCand *PrimaryLayers = nullptr, *OtherLayers = nullptr;
+  {
+    llvm::StringMap<bool> UnderRoot;
+    for (const LayerCand &L : LayerCands)
+      if (L.Rank == 1)
+        UnderRoot[L.Cls] = RootFrameOf.empty();
+    if (!UnderRoot.empty() && !RootFrameOf.empty())
+      for (EventId F : T.eventsOfKind(EventKind::PythonFunction)) {
+        if (!T.name(F).starts_with("nn.Module: "))
+          continue;
+        auto It = UnderRoot.find(splitModuleInstance(T.name(F)).first);
+        if (It != UnderRoot.end() && RootFrameOf.count(F))
+          It->second = true;
+      }
+    auto better = [](const LayerCand *A, const LayerCand &B) {
+      return !A || B.Rank < A->Rank ||
+             (B.Rank == A->Rank &&
+              (B.Instances > A->Instances ||
+               (B.Instances == A->Instances && B.Time > A->Time)));
+    };
+    for (LayerCand &L : LayerCands) {
+      if (L.Rank == 1 && !UnderRoot.lookup(L.Cls))
+        L.Rank = 2;
+      if (L.Rank < 2 && better(PrimaryLayers, L))
+        PrimaryLayers = &L;
+      if (L.Rank == 2 && better(OtherLayers, L))
+        OtherLayers = &L;
+    }
+  }
+  auto addClassLayers = [&](const LayerCand &L) {
+    add("num_layers", std::to_string(L.Instances),
+        fmt::format("{} distinct {} instances ({} calls)", L.Instances, L.Cls,
+                    L.Count),
+        Confidence::High, int64_t(L.Instances));
+  };
 
   //===--- Shapes: hidden size, heads, vocab, batch/sequence --------------===//
   std::map<int64_t, uint64_t> LinearK, LinearN;
@@ -444,6 +556,12 @@ WorkloadInfo::WorkloadInfo(const Trace &T) {
   std::map<std::pair<int64_t, int64_t>, uint64_t> SdpaKvHeads; // (H, Hkv)
   std::map<std::pair<int64_t, int64_t>, uint64_t> Embeddings;  // (V, H)
   std::map<std::pair<int64_t, int64_t>, uint64_t> LinearW;     // (N, K)
+  // Varlen / paged attention ops' q (T, H, D) and k (T', Hkv, D).
+  std::map<std::tuple<int64_t, int64_t, int64_t>, uint64_t> VarlenQK;
+  std::map<int64_t, uint64_t> NormWidth; // RMSNorm / LayerNorm last dim
+  llvm::DenseMap<EventId, uint64_t> AttentionPerRoot; // root frame -> calls
+  NameMemo IsVarlenAttention(T, isVarlenAttentionOp);
+  NameMemo IsNorm(T, isNormOp);
   bool HaveLinear = false;
   OpArgs Args(T);
   for (EventId E : CpuOps) {
@@ -452,12 +570,22 @@ WorkloadInfo::WorkloadInfo(const Trace &T) {
       const std::vector<int64_t> &X = Args.shapeAt(E, 0),
                                  &W = Args.shapeAt(E, 1);
       if (X.size() >= 2 && W.size() == 2) {
+        // The LM head may sit outside the root frames (vLLM computes the
+        // logits after the graph), so the vocabulary reads every linear.
+        ++LinearW[{W[0], W[1]}];
+        if (!inScope(E))
+          continue;
         HaveLinear = true;
         ++LinearK[X.back()];
-        ++LinearW[{W[0], W[1]}];
         if (X.size() == 3)
           ++Linear3D[X];
       }
+    } else if (N == "aten::embedding") {
+      const std::vector<int64_t> &W = Args.shapeAt(E, 0);
+      if (W.size() == 2)
+        ++Embeddings[{W[0], W[1]}];
+    } else if (!inScope(E)) {
+      continue;
     } else if (isSdpaOp(N)) {
       // Count each attention call once (the public op wraps a backend op).
       EventId P = T.parent(E);
@@ -469,7 +597,32 @@ WorkloadInfo::WorkloadInfo(const Trace &T) {
         ++SdpaQ[Q];
         if (K.size() == 4)
           ++SdpaKvHeads[{Q[1], K[1]}];
+        auto It = RootFrameOf.find(E);
+        if (It != RootFrameOf.end())
+          ++AttentionPerRoot[It->second];
       }
+    } else if (IsVarlenAttention(E)) {
+      // sglang_profiler:: wrappers hold the aiter op (python frames
+      // between): count the outer one. Walks at most a few dozen frames.
+      EventId P = T.parent(E);
+      for (int Steps = 0; P != NoEvent && T.kind(P) != EventKind::CpuOp &&
+                          Steps < 64;
+           ++Steps)
+        P = T.parent(P);
+      if (P != NoEvent && T.kind(P) == EventKind::CpuOp && IsVarlenAttention(P))
+        continue;
+      const std::vector<int64_t> &Q = Args.shapeAt(E, 0),
+                                 &K = Args.shapeAt(E, 1);
+      if (Q.size() == 3 && K.size() == 3 && Q[2] == K[2]) {
+        ++VarlenQK[{Q[1], K[1], Q[2]}];
+        auto It = RootFrameOf.find(E);
+        if (It != RootFrameOf.end())
+          ++AttentionPerRoot[It->second];
+      }
+    } else if (IsNorm(E)) {
+      const std::vector<int64_t> &X = Args.shapeAt(E, 0);
+      if (X.size() >= 2)
+        ++NormWidth[X.back()];
     } else if (N == "aten::matmul") {
       // Attention scores q @ k^T: (B, H, S, D) x (B, H, D, S').
       const std::vector<int64_t> &A = Args.shapeAt(E, 0),
@@ -477,10 +630,6 @@ WorkloadInfo::WorkloadInfo(const Trace &T) {
       if (A.size() == 4 && B.size() == 4 && A[0] == B[0] && A[1] == B[1] &&
           A[3] == B[2] && A[2] == B[3])
         ++Matmul4D[A];
-    } else if (N == "aten::embedding") {
-      const std::vector<int64_t> &W = Args.shapeAt(E, 0);
-      if (W.size() == 2)
-        ++Embeddings[{W[0], W[1]}];
     }
   }
   // Without aten::linear (compiled graphs call mm/addmm directly), read
@@ -488,7 +637,7 @@ WorkloadInfo::WorkloadInfo(const Trace &T) {
   if (!HaveLinear)
     for (EventId E : CpuOps) {
       StringRef N = T.name(E);
-      if (N != "aten::addmm" && N != "aten::mm")
+      if ((N != "aten::addmm" && N != "aten::mm") || !inScope(E))
         continue;
       size_t XI = N == "aten::addmm" ? 1 : 0;
       const std::vector<int64_t> &X = Args.shapeAt(E, XI),
@@ -507,6 +656,16 @@ WorkloadInfo::WorkloadInfo(const Trace &T) {
     HeadDim = Q[3];
     HeadSrc = fmt::format("SDPA q shape (B, H, S, D) = {} in {} calls",
                           shapeText(Q), N);
+  } else if (!VarlenQK.empty()) {
+    std::map<std::pair<int64_t, int64_t>, uint64_t> HD;
+    for (const auto &[Q, N] : VarlenQK)
+      HD[{std::get<0>(Q), std::get<2>(Q)}] += N;
+    auto [P, N] = modeOf(HD);
+    Heads = P.first;
+    HeadDim = P.second;
+    HeadSrc = fmt::format("varlen/paged attention op q (tokens, H, D): H = "
+                          "{}, D = {} in {} calls",
+                          P.first, P.second, N);
   } else if (!Matmul4D.empty()) {
     std::map<std::pair<int64_t, int64_t>, uint64_t> HD;
     for (const auto &[A, N] : Matmul4D)
@@ -519,20 +678,37 @@ WorkloadInfo::WorkloadInfo(const Trace &T) {
                           P.first, P.second, N);
   }
   bool Attention = Heads.has_value();
-  if (!LinearK.empty() && Attention) {
+  if (!LinearK.empty() && (Attention || !NormWidth.empty())) {
     auto [K, N] = modeOf(LinearK);
     uint64_t Total = 0;
     for (auto &[_, C] : LinearK)
       Total += C;
     Hidden = K;
-    bool Consistent = *Heads * *HeadDim == K;
-    add("hidden_size", std::to_string(K),
-        fmt::format("most common GEMM input width (K) in {} of {} {} ops{}",
-                    N, Total, HaveLinear ? "linear" : "mm/addmm",
-                    Consistent ? fmt::format("; = heads {} x head dim {}",
-                                             *Heads, *HeadDim)
-                               : std::string()),
-        Consistent ? Confidence::High : Confidence::Medium, K);
+    bool Consistent = Attention && *Heads * *HeadDim == K;
+    // Models whose attention width is not the hidden size (GPT-OSS: 64
+    // heads x 64 = 4096, hidden 2880) still normalise the hidden size.
+    auto NormIt = NormWidth.find(K);
+    uint64_t NormCalls = NormIt == NormWidth.end() ? 0 : NormIt->second;
+    uint64_t NormTotal = 0;
+    for (auto &[_, C] : NormWidth)
+      NormTotal += C;
+    if (!Attention && !NormCalls) {
+      Hidden.reset();
+    } else {
+      std::string Why;
+      if (Consistent)
+        Why = fmt::format("; = heads {} x head dim {}", *Heads, *HeadDim);
+      if (NormCalls)
+        Why += fmt::format("; = the normalised width of {} of {} "
+                           "RMSNorm/LayerNorm ops",
+                           NormCalls, NormTotal);
+      add("hidden_size", std::to_string(K),
+          fmt::format("most common GEMM input width (K) in {} of {} {} ops{}{}",
+                      N, Total, HaveLinear ? "linear" : "mm/addmm", Why,
+                      Scoped ? " under the root module " + Root
+                             : std::string()),
+          Consistent || NormCalls ? Confidence::High : Confidence::Medium, K);
+    }
   }
   if (Heads) {
     Confidence C = SdpaQ.empty() ? Confidence::Medium : Confidence::High;
@@ -545,8 +721,41 @@ WorkloadInfo::WorkloadInfo(const Trace &T) {
                         "attention",
                         P.second, P.first, N),
             Confidence::High, P.second);
+    } else if (SdpaQ.empty() && !VarlenQK.empty()) {
+      auto [Q, N] = modeOf(VarlenQK);
+      auto [H, Hkv, D] = Q;
+      if (Hkv != H)
+        add("num_kv_heads", std::to_string(Hkv),
+            fmt::format("attention op k has {} heads vs q {} ({} calls): "
+                        "grouped-query attention",
+                        Hkv, H, N),
+            Confidence::High, Hkv);
     }
     add("head_dim", std::to_string(*HeadDim), HeadSrc, C, *HeadDim);
+  }
+
+  // Layers: a repeated block of the model's family (or of none, under the
+  // root); else attention calls per call of the root model (compiled and
+  // graph-captured models keep no layer frames: SD3's 38 joint blocks,
+  // vLLM's decoder layers); else a block of another family.
+  {
+    std::map<uint64_t, uint64_t> PerCall; // attention calls -> root calls
+    for (const auto &[F, N] : AttentionPerRoot)
+      ++PerCall[N];
+    if (PrimaryLayers) {
+      addClassLayers(*PrimaryLayers);
+    } else if (!PerCall.empty() && modeOf(PerCall).first > 1) {
+      auto [Calls, Frames] = modeOf(PerCall);
+      add("num_layers", std::to_string(Calls),
+          fmt::format("{} attention calls in each of {} of {} {} calls (one "
+                      "per layer; no layer module frames of the model)",
+                      Calls, Frames, AttentionPerRoot.size(), Root),
+          Frames == AttentionPerRoot.size() ? Confidence::Medium
+                                            : Confidence::Low,
+          int64_t(Calls));
+    } else if (OtherLayers) {
+      addClassLayers(*OtherLayers);
+    }
   }
 
   // Vocabulary: the largest embedding table, confirmed by an LM-head GEMM

@@ -22,6 +22,7 @@
 #include "tl/Support/NumberFormat.h"
 #include "tl/Support/PyFormat.h"
 
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/JSON.h"
@@ -29,11 +30,109 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 
 using namespace tl;
 using llvm::StringRef;
 
 namespace {
+
+bool isGraphLaunchName(StringRef N) {
+  return N.starts_with("cudaGraphLaunch") || N.starts_with("hipGraphLaunch");
+}
+
+/// What is left on the host when GPU graphs replay the model: the replays'
+/// kernels and GPU windows, the idle inside and outside those windows, the
+/// kernels still launched one by one, and the host ops outside every replay
+/// (logits, sampling, input preparation), by name.
+struct GraphReplayHost {
+  struct HostOp {
+    std::string Name;
+    uint64_t Count = 0;
+    double HostUs = 0, GpuUs = 0;
+  };
+  uint64_t Launches = 0, ReplayedKernels = 0, EagerKernels = 0;
+  double ReplayedUs = 0, EagerUs = 0, IdleInsideUs = 0, IdleOutsideUs = 0;
+  std::vector<HostOp> Outside; // largest host time first
+
+  GraphReplayHost(const Trace &T, const GpuTimeline &TL,
+                  const LaunchStats &LS) {
+    llvm::DenseSet<EventId> Replayed, LaunchAncestors;
+    std::vector<std::pair<double, double>> Windows;
+    for (EventKind K : {EventKind::Runtime, EventKind::Driver})
+      for (EventId L : T.eventsOfKind(K)) {
+        if (!isGraphLaunchName(T.name(L)))
+          continue;
+        ++Launches;
+        double Lo = 0, Hi = 0;
+        bool Any = false;
+        for (EventId G : T.subtreeGpuEvents(L)) {
+          Replayed.insert(G);
+          Lo = Any ? std::min(Lo, T.ts(G)) : T.ts(G);
+          Hi = Any ? std::max(Hi, T.end(G)) : T.end(G);
+          Any = true;
+        }
+        if (Any)
+          Windows.push_back({Lo, Hi});
+        for (EventId P = T.parent(L); P != NoEvent; P = T.parent(P))
+          if (!LaunchAncestors.insert(P).second)
+            break;
+      }
+    for (EventId E : TL.events()) {
+      if (T.kind(E) != EventKind::Kernel)
+        continue;
+      bool R = Replayed.contains(E);
+      (R ? ReplayedKernels : EagerKernels) += 1;
+      (R ? ReplayedUs : EagerUs) += T.dur(E);
+    }
+    llvm::sort(Windows);
+    for (const IdleGap &G : LS.gaps()) {
+      // The last window starting at or before the gap holds it or none does.
+      auto It = llvm::upper_bound(Windows, std::make_pair(G.Start, 1e300));
+      bool Inside = It != Windows.begin() && std::prev(It)->second >= G.End;
+      (Inside ? IdleInsideUs : IdleOutsideUs) += G.length();
+    }
+    std::map<std::string, HostOp> ByName;
+    for (EventId R : T.cpuRoots()) {
+      // Skip the ops around a launch and the capture's ops the merge copied
+      // under it (docs/Inference.md): both are the replay, not the host.
+      if (LaunchAncestors.contains(R))
+        continue;
+      bool UnderLaunch = false;
+      for (EventId P = T.parent(R); P != NoEvent && !UnderLaunch;
+           P = T.parent(P))
+        UnderLaunch = isRuntimeKind(T.kind(P)) && isGraphLaunchName(T.name(P));
+      if (UnderLaunch)
+        continue;
+      HostOp &H = ByName[T.name(R).str()];
+      H.Name = T.name(R).str();
+      ++H.Count;
+      H.HostUs += T.dur(R);
+      for (EventId G : T.subtreeGpuEvents(R))
+        H.GpuUs += T.dur(G);
+    }
+    for (auto &[N, H] : ByName)
+      Outside.push_back(std::move(H));
+    llvm::stable_sort(Outside, [](const HostOp &A, const HostOp &B) {
+      return A.HostUs > B.HostUs;
+    });
+  }
+
+  double replayedPct() const {
+    double K = ReplayedUs + EagerUs;
+    return K > 0 ? ReplayedUs / K * 100 : 0;
+  }
+  /// "aten::linear (1 call, 0.05 ms host), ..." for the first N.
+  std::string topOutside(size_t N) const {
+    std::string R;
+    for (size_t I = 0; I < Outside.size() && I < N; ++I)
+      R += (I ? ", " : "") + Outside[I].Name + " (" +
+           std::to_string(Outside[I].Count) +
+           (Outside[I].Count == 1 ? " call, " : " calls, ") +
+           readableMs(Outside[I].HostUs / 1000) + " host)";
+    return R;
+  }
+};
 
 class CpuIdlePass : public PassBase<CpuIdlePass> {
 public:
@@ -109,6 +208,11 @@ llvm::Error CpuIdlePass::run(const Trace &T, AnalysisManager &AM,
     return E == NoEvent ? std::string() : T.name(E).str();
   };
 
+  const TraceQuality::Counts &QC = AM.get<TraceQuality>().counts();
+  std::optional<GraphReplayHost> Graphs;
+  if (QC.GraphLaunches > 0)
+    Graphs.emplace(T, TL, LS);
+
   std::string Json;
   {
     llvm::raw_string_ostream OS(Json);
@@ -170,6 +274,36 @@ llvm::Error CpuIdlePass::run(const Trace &T, AnalysisManager &AM,
               J.attribute("op_after", OpName(G->OpAfter));
             });
         });
+        if (Graphs)
+          J.attributeObject("graph_replay", [&] {
+            J.attribute("graph_launches",
+                        static_cast<int64_t>(Graphs->Launches));
+            J.attribute("replayed_kernel_count",
+                        static_cast<int64_t>(Graphs->ReplayedKernels));
+            jsonNumAttr(J, "replayed_kernel_time_ms",
+                        pyRound(Graphs->ReplayedUs / 1000, 3));
+            jsonNumAttr(J, "replayed_kernel_time_percent",
+                        pyRound(Graphs->replayedPct(), 2));
+            J.attribute("eager_kernel_count",
+                        static_cast<int64_t>(Graphs->EagerKernels));
+            jsonNumAttr(J, "eager_kernel_time_ms",
+                        pyRound(Graphs->EagerUs / 1000, 3));
+            jsonNumAttr(J, "idle_inside_replays_ms",
+                        pyRound(Graphs->IdleInsideUs / 1000, 3));
+            jsonNumAttr(J, "idle_outside_replays_ms",
+                        pyRound(Graphs->IdleOutsideUs / 1000, 3));
+            J.attributeArray("host_ops_outside_replays", [&] {
+              for (size_t I = 0; I < Graphs->Outside.size() && I < topGaps;
+                   ++I)
+                J.object([&] {
+                  const GraphReplayHost::HostOp &H = Graphs->Outside[I];
+                  J.attribute("name", H.Name);
+                  J.attribute("count", static_cast<int64_t>(H.Count));
+                  jsonNumAttr(J, "host_time_ms", pyRound(H.HostUs / 1000, 3));
+                  jsonNumAttr(J, "gpu_time_ms", pyRound(H.GpuUs / 1000, 3));
+                });
+            });
+          });
       });
     });
     OS << "\n";
@@ -184,19 +318,32 @@ llvm::Error CpuIdlePass::run(const Trace &T, AnalysisManager &AM,
          SNone = Share(LS.idleNoHostUs());
   std::string Cause, Action, Mech, Expect;
   // A trace that already replays GPU graphs gets advice about what is left
-  // on the host, not "use graphs".
-  const TraceQuality::Counts &QC = AM.get<TraceQuality>().counts();
-  bool GraphReplay = QC.GraphLaunches > 0 && QC.GpuTime > 0 &&
-                     QC.GraphLaunchedTime >= 0.5 * QC.GpuTime;
-  if (SLaunch >= launchBoundShare && SLaunch >= SSync && SLaunch >= SNone &&
-      GraphReplay) {
-    Cause = "launch-bound between graph replays";
-    Action = "The step already replays GPU graphs (" +
-             std::to_string(QC.GraphLaunches) +
-             " graph launches): the idle is the host work between replays. "
-             "Shorten it: move sampling / scheduling off the critical path "
-             "or overlap it with the previous replay, and capture the "
-             "eager kernels still launched one by one into the graph.";
+  // on the host, not "use graphs", whatever the host was doing; a serving
+  // trace (inference mode) gets serving advice, not data loading.
+  bool GraphReplay = Graphs && Graphs->replayedPct() >= 50;
+  bool Serving = AM.options().Inference;
+  if (GraphReplay) {
+    Cause = SLaunch >= launchBoundShare && SLaunch >= SSync && SLaunch >= SNone
+                ? "launch-bound between graph replays"
+                : "host work outside graph replays";
+    Action =
+        "The step already replays GPU graphs (" +
+        std::to_string(Graphs->Launches) +
+        (Graphs->Launches == 1 ? " graph launch, " : " graph launches, ") +
+        readablePct(pyRound(Graphs->replayedPct(), 2)) +
+        " of kernel time): what is left is the host work outside them, " +
+        readableMs(Graphs->IdleOutsideUs / 1000) +
+        " of GPU idle outside the replays and " +
+        std::to_string(Graphs->EagerKernels) +
+        " kernels still launched one by one (" +
+        readableMs(Graphs->EagerUs / 1000) + ")" +
+        (Graphs->Outside.empty()
+             ? std::string()
+             : "; the host ops outside the replays are " +
+                   Graphs->topOutside(3)) +
+        ". Shorten the gaps between replays: overlap sampling and the "
+        "scheduling of the next step with the current replay, and capture "
+        "the eager ops into the graph.";
     Mech = "host work between graph replays";
     Expect = "shorter gaps between graph replays";
   } else if (SLaunch >= launchBoundShare && SLaunch >= SSync &&
@@ -207,6 +354,14 @@ llvm::Error CpuIdlePass::run(const Trace &T, AnalysisManager &AM,
              " kernels launch with one host call instead of one each.";
     Mech = "GPU graph";
     Expect = "lower GPU idle time and launch overhead per step";
+  } else if (SSync >= SNone && Serving) {
+    Cause = "host synchronization";
+    Action = "Make the per-step host reads asynchronous: read the sampled "
+             "tokens back with a non-blocking copy and process the outputs "
+             "of step n while step n+1 runs, so the host keeps launching "
+             "while the GPU works.";
+    Mech = "asynchronous output processing";
+    Expect = "lower GPU idle time inside synchronize calls";
   } else if (SSync >= SNone) {
     Cause = "host synchronization";
     Action = "Make the blocking host reads asynchronous: copy results into "
@@ -214,6 +369,14 @@ llvm::Error CpuIdlePass::run(const Trace &T, AnalysisManager &AM,
              "later, so the host keeps launching while the GPU works.";
     Mech = "asynchronous host reads";
     Expect = "lower GPU idle time inside synchronize calls";
+  } else if (Serving) {
+    Cause = "no host activity (request scheduling / Python)";
+    Action = "Keep the GPU fed between steps: schedule and batch the next "
+             "requests while the current step runs (asynchronous "
+             "scheduling, continuous batching with enough concurrent "
+             "requests), so the next step is ready when this one ends.";
+    Mech = "asynchronous scheduling";
+    Expect = "lower GPU idle time between steps";
   } else {
     Cause = "no host activity (data loading / Python)";
     Action = "Overlap input preparation with GPU work: more DataLoader "
@@ -259,6 +422,17 @@ llvm::Error CpuIdlePass::run(const Trace &T, AnalysisManager &AM,
                            pyRound(K.TotalLaunchCallUs / K.Count, 3),
                            static_cast<int64_t>(K.ShorterThanLaunch)});
   }
+  EvidenceTable Outside;
+  if (Graphs) {
+    Outside.Title = "Host work outside graph replays";
+    Outside.Columns = {"op", "count", "host_ms", "gpu_ms"};
+    for (size_t I = 0; I < Graphs->Outside.size() && I < topGaps; ++I) {
+      const GraphReplayHost::HostOp &H = Graphs->Outside[I];
+      Outside.Rows.push_back({H.Name, static_cast<int64_t>(H.Count),
+                              pyRound(H.HostUs / 1000, 3),
+                              pyRound(H.GpuUs / 1000, 3)});
+    }
+  }
   // What the host was doing during most of the idle, for the sentence.
   double Top = std::max({SSync, SLaunch, SNone});
   std::string While = Top == SLaunch ? "while the host was still launching kernels"
@@ -275,9 +449,10 @@ llvm::Error CpuIdlePass::run(const Trace &T, AnalysisManager &AM,
                readableMs(Largest.front()->length() / 1000) + " and starts " +
                readableMs((Largest.front()->Start - TraceStart) / 1000) +
                " after the trace start.";
-  Sink.system("cpu_idle", "GPU idle " + printfDouble("%.1f", IdlePct) +
-                              "% of end-to-end time (" + Cause + ")")
-      .key("gpu-idle")
+  FindingBuilder B =
+      Sink.system("cpu_idle", "GPU idle " + printfDouble("%.1f", IdlePct) +
+                                  "% of end-to-end time (" + Cause + ")");
+  B.key("gpu-idle")
       .insight(Insight)
       .metric("idle_time_percent", IdlePct, "%")
       .metric("idle_time_ms", pyRound(TL.idleTime() / 1000, 3), "ms")
@@ -291,8 +466,13 @@ llvm::Error CpuIdlePass::run(const Trace &T, AnalysisManager &AM,
       .metric("launch_rate_per_s", pyRound(LS.launchRatePerSec(), 1), "1/s")
       .evidence(std::move(Causes))
       .evidence(std::move(Gaps))
-      .evidence(std::move(Launch))
-      .nonQuantified()
+      .evidence(std::move(Launch));
+  if (Graphs)
+    B.metric("graph_launches", static_cast<int64_t>(Graphs->Launches))
+        .metric("idle_outside_replays_ms",
+                pyRound(Graphs->IdleOutsideUs / 1000, 3), "ms")
+        .evidence(std::move(Outside));
+  B.nonQuantified()
       .severity(IdlePct > 50 ? Severity::High : Severity::Medium)
       .action(Action)
       .mechanism(Mech)

@@ -16,6 +16,7 @@
 #include "MemoryPass.h"
 #include "tl/Analysis/AnalysisManager.h"
 #include "tl/Analysis/MemoryTimeline.h"
+#include "tl/Analysis/WorkloadInfo.h"
 #include "tl/IR/Trace.h"
 #include "tl/Pass/Pass.h"
 #include "tl/Pass/PassRegistry.h"
@@ -60,6 +61,10 @@ public:
   llvm::Error run(const Trace &T, AnalysisManager &AM,
                   FindingSink &Sink) override {
     const MemoryTimeline &M = AM.get<MemoryTimeline>();
+    // Serving traces hold weights and the KV cache, not activations kept
+    // for a backward pass: their memory levers differ.
+    bool Inference = AM.options().Inference ||
+                     AM.get<WorkloadInfo>().value("mode") == "inference";
     for (const MemDevice &D : M.devices()) {
       if (!D.isGpu())
         continue;
@@ -83,9 +88,14 @@ public:
             .event(First->Uid)
             .nonQuantified()
             .severity(Severity::High)
-            .action("Lower the batch size or sequence length, or free "
-                    "memory before the failing op (activation "
-                    "checkpointing, smaller optimizer state)")
+            .action(Inference
+                        ? "Lower the batch size or sequence length, or "
+                          "free memory before the failing op (a smaller "
+                          "KV-cache share, fewer batched tokens, quantized "
+                          "weights or KV cache)"
+                        : "Lower the batch size or sequence length, or "
+                          "free memory before the failing op (activation "
+                          "checkpointing, smaller optimizer state)")
             .mechanism("The caching allocator could not reserve the "
                        "requested block")
             .expect("no [OutOfMemory] events");
@@ -108,8 +118,12 @@ public:
             .nonQuantified()
             .severity(*ResPct >= 95 ? Severity::High : Severity::Medium)
             .action("Reduce what is live at the peak (" + Pk.Owner.Display +
-                    "): activation checkpointing, a smaller micro-batch with "
-                    "gradient accumulation, or lower-precision activations")
+                    (Inference
+                         ? "): quantized weights or KV cache, fewer batched "
+                           "tokens per step, or a smaller KV-cache share"
+                         : "): activation checkpointing, a smaller "
+                           "micro-batch with gradient accumulation, or "
+                           "lower-precision activations"))
             .mechanism("The step's peak leaves no headroom for a larger "
                        "batch")
             .expect("a lower reserved peak");
@@ -156,8 +170,13 @@ public:
               .metric("steps", int64_t(D.Steps.size() - 1))
               .nonQuantified()
               .severity(Severity::Medium)
-              .action("Look for tensors kept across iterations (losses "
-                      "accumulated with their graph, growing caches)")
+              .action(Inference
+                          ? "Look for tensors kept across iterations "
+                            "(outputs or logits kept per request, caches "
+                            "growing past their preallocated size)"
+                          : "Look for tensors kept across iterations "
+                            "(losses accumulated with their graph, growing "
+                            "caches)")
               .mechanism("Memory not released at the end of a step")
               .expect("zero growth per steady step");
       }

@@ -99,6 +99,10 @@ private:
   bool training(AnalysisManager &AM) const {
     if (mode.getValue() != "auto")
       return mode.getValue() == "training";
+    // The inference report layout (--mode, or serving evidence) is a
+    // serving trace whatever the workload fact says.
+    if (AM.options().Inference)
+      return false;
     return AM.get<WorkloadInfo>().value("mode") != "inference";
   }
 };

@@ -96,9 +96,12 @@ public:
       if (Graph)
         return Resolution{
             "This is a graph replay: its kernels are the model's kernels "
-            "launched from a captured graph. Profile without graph capture "
-            "(or with per-kernel records) to attribute the time to GEMM, "
-            "attention and elementwise kernels, then tune those.",
+            "launched from a captured graph. Profile the graph capture too "
+            "(vLLM / SGLang capture_traces/ with execution_details.json, "
+            "beside the trace or given with --capture-folder) so the "
+            "replayed kernels get their ops, shapes and modules, or "
+            "profile once without graph capture; then tune the GEMM, "
+            "attention and elementwise kernels that show up.",
             "graph-op attribution", "time attributed to modelled categories"};
       return defaultResolution(R, F);
     };

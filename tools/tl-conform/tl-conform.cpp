@@ -62,6 +62,9 @@ struct Deviation {
                                     // missing / extra table issues)
   std::string Reason;
   std::string Test; // test file pinning it, relative to test/
+  /// missing_only: only cells where both texts spell a missing value
+  /// ('', 'nan', 'None'), so a real value difference is still a mismatch.
+  bool MissingOnly = false;
   unsigned Hits = 0;
 
   bool tracesMatch(StringRef RefDir) const {
@@ -71,8 +74,14 @@ struct Deviation {
   bool tableMatches(StringRef T) const {
     return llvm::is_contained(Tables, "*") || llvm::is_contained(Tables, T);
   }
+  /// "*" matches any column, "param: *" any column with that prefix.
   bool columnMatches(StringRef C) const {
-    return llvm::is_contained(Columns, "*") || llvm::is_contained(Columns, C);
+    return llvm::any_of(Columns, [&](const std::string &P) {
+      StringRef Pat(P);
+      return Pat == "*" || Pat == C ||
+             (Pat.size() > 1 && Pat.ends_with("*") &&
+              C.starts_with(Pat.drop_back()));
+    });
   }
 };
 
@@ -137,6 +146,7 @@ Expected<std::vector<Deviation>> loadDeviations(StringRef Path) {
       D.Test = N["test"] ? N["test"].as<std::string>() : "";
       D.Traces = stringList(N["trace"], "");
       D.Columns = stringList(N["column"], "*");
+      D.MissingOnly = N["missing_only"] && N["missing_only"].as<bool>();
       Out.push_back(std::move(D));
     }
   } catch (const YAML::Exception &E) {
@@ -180,10 +190,17 @@ public:
         Label(std::move(Label)) {}
 
   /// Record a mismatch; true when it is a listed deviation.
-  bool mismatch(StringRef TableName, StringRef Column, const Twine &What) {
+  bool mismatch(StringRef TableName, StringRef Column, const Twine &What,
+                const std::pair<StringRef, StringRef> *Cells = nullptr) {
+    auto Missing = [](StringRef V) {
+      return V.empty() || V == "nan" || V == "None";
+    };
     for (Deviation &D : Devs) {
       if (D.Kind != "csv" || !D.tracesMatch(RefDir) ||
           !D.tableMatches(TableName) || !D.columnMatches(Column))
+        continue;
+      if (D.MissingOnly &&
+          (!Cells || !Missing(Cells->first) || !Missing(Cells->second)))
         continue;
       if (Shown < 200)
         outs() << "    deviation " << D.Id << ": " << What << "\n";
@@ -294,13 +311,15 @@ public:
         double Rel = 0;
         if (!cellsEqual(O[Map[C]], Ref.Rows[R][C], Tol, Rel)) {
           std::string A = O[Map[C]], B = Ref.Rows[R][C];
+          std::pair<StringRef, StringRef> Texts{O[Map[C]], Ref.Rows[R][C]};
           if (A.size() > 160)
             A = A.substr(0, 160) + "...";
           if (B.size() > 160)
             B = B.substr(0, 160) + "...";
           mismatch(Name, Ref.Header[C],
                    "row " + RefKeys[R] + " column '" + Ref.Header[C] +
-                       "': ours '" + A + "' reference '" + B + "'");
+                       "': ours '" + A + "' reference '" + B + "'",
+                   &Texts);
         }
         MaxRel = std::max(MaxRel, Rel);
       }

@@ -98,28 +98,13 @@ static std::vector<std::string> fusedOps(llvm::StringRef Name) {
         Next[I] = J;
         break;
       }
+  // No full segmentation: no fused ops, as the reference (vllm_decode_full:
+  // triton_poi_fused_constant_pad_nd_moe_forward_0 has fused_ops '').
   std::vector<std::string> Out;
-  size_t I = 0;
-  while (I < N) {
-    if (Ok[I]) {
-      Out.push_back(joined(I, Next[I]));
-      I = Next[I];
-      continue;
-    }
-    // No full segmentation: take the longest known prefix, else skip a token.
-    size_t Best = 0;
-    for (size_t J = N; J > I; --J)
-      if (fusedOpCost(joined(I, J)) >= 0) {
-        Best = J;
-        break;
-      }
-    if (Best) {
-      Out.push_back(joined(I, Best));
-      I = Best;
-    } else {
-      ++I;
-    }
-  }
+  if (!Ok[0])
+    return Out;
+  for (size_t I = 0; I < N; I = Next[I])
+    Out.push_back(joined(I, Next[I]));
   return Out;
 }
 

@@ -69,3 +69,20 @@ TEST(Metrics, Roofline) {
   ASSERT_TRUE(!!M);
   EXPECT_FALSE(M->HasRoofline);
 }
+
+// No roofline without FLOPs, bytes or not: sglang_prefilldecode's agent
+// reference leaves sglang::store_cache (0 GFLOPS, 120 MB, vector_bf16)
+// without Roofline Bound / Pct Roofline.
+TEST(Metrics, NoRooflineWithoutFlops) {
+  ArchSpec A;
+  A.Name = "MI300X";
+  A.MemBwGBps = 5300;
+  A.MaxTflops["matrix_bf16"] = 708;
+  PerfModelResult R = qwenMm();
+  R.Flops = 0;
+  auto M = computeMetrics(R, 86.912109375, false, &A);
+  ASSERT_TRUE(!!M);
+  EXPECT_FALSE(M->HasRoofline);
+  EXPECT_EQ(pyRepr(M->GFLOPS), "0.0");
+  EXPECT_EQ(pyRepr(M->DataMovedMB), pyRepr(*R.Bytes / 1048576.0));
+}

@@ -112,3 +112,18 @@ TEST(Triton, FusedAddmmKept) {
             "79691776, 'rnumel': 1}");
   EXPECT_EQ(pyRepr(fwdMetrics(R).GFLOPS), "0.637534208");
 }
+
+// inference/vllm_decode_full/agent_reference unified_perf_summary.csv,
+// triton_poi_fused_constant_pad_nd_moe_forward_0: 'moe' and 'forward' are
+// no ATen op names, so the name has no full segmentation and fused_ops is
+// '' (not the known prefix constant_pad_nd); no fused op, so 0 flops.
+TEST(Triton, NoFullSegmentationNoFusedOps) {
+  OpDesc Op = makeOp("triton_poi_fused_constant_pad_nd_moe_forward_0",
+                     "[[32, 2880], [32, 3072], []]",
+                     "['c10::BFloat16', 'c10::BFloat16', 'Scalar']", "",
+                     "['', '', '98304']");
+  PerfModelResult R = model(Op);
+  EXPECT_EQ(pyRepr(PyValue::dict(R.Params)),
+            "{'fused_ops': '', 'xnumel': 98304, 'rnumel': 1}");
+  EXPECT_EQ(pyRepr(fwdMetrics(R).GFLOPS), "0.0");
+}
