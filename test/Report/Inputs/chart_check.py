@@ -32,7 +32,8 @@ usage: chart_check.py <chart> <file.svg> [expectations...]
              live-at-peak lines in order, adding up to the peak when all
              are given; --cached BYTES reserved minus allocated at the peak
              --trace FILE --peak-ts-us TS --peak-bytes B: the peak's ms
-             from the trace's first GPU allocator event (read here)
+             from the trace's first GPU allocator event (read here);
+             --mem-truth TRUTH.json takes TS and B from tl-gen's truth
   stacked    --kind step|rank  the rows (<g class=KIND>); --row
              ID=SERIES:US,... each row's parts in this order: data-us and
              the drawn width (data-w / data-max-us per us) within 0.0005 ms,
@@ -295,6 +296,11 @@ def memory(root, argv):
     if len(circles) != 1:
         fail("%d peak markers" % len(circles))
     peak = (ms(float(circles[0].get("cx"))), by(float(circles[0].get("cy"))))
+    for t in args_of(argv, "--mem-truth"):
+        import json
+        m = json.load(open(t))["memory"]
+        argv = argv + ["--peak-ts-us", repr(m["peak_ts_us"]),
+                       "--peak-bytes", str(m["peak_allocated_bytes"])]
     if "--peak-ts-us" in argv:
         # ms since the trace's first GPU allocator event, found here.
         import gzip
