@@ -136,7 +136,8 @@ void renderMemorySvg(raw_ostream &OS, const ReportContext &Ctx,
        << "\" data-x0=\"" << X0 << "\" data-y0=\"" << Top << "\" data-w=\""
        << PlotW << "\" data-h=\"" << PlotH << "\" data-t0-us=\""
        << fixed(T0, 3) << "\" data-span-us=\"" << fixed(Span, 3)
-       << "\" data-max-bytes=\"" << fixed(YMax, 0) << "\">\n";
+       << "\" data-max-bytes=\"" << fixed(YMax, 0) << "\" data-peak-bytes=\""
+       << D->PeakAllocated << "\">\n";
     OS << "<text x=\"" << X0 << "\" y=\"" << Top - 8
        << "\" font-size=\"13\" font-weight=\"bold\">" << htmlText(D->Name)
        << "</text>\n";

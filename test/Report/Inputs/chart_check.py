@@ -329,8 +329,10 @@ def memory(root, argv):
     live = [(t.get("data-owner"), int(t.get("data-bytes"))) for t in g.iter(NS + "text")
             if t.get("class") == "live"]
     want = [l.rsplit("=", 1) for l in args_of(argv, "--live")]
-    if want and [(o, int(b)) for o, b in want] != live:
+    if want and [(o, int(b)) for o, b in want] != live[:len(want)]:
         fail("live at peak %s, expected %s" % (live, want))
+    if live and sum(b for _, b in live) != int(g.get("data-peak-bytes")):
+        fail("live at peak adds up to %d, not the peak" % sum(b for _, b in live))
     cached = [int(t.get("data-bytes")) for t in g.iter(NS + "text") if t.get("class") == "cached"]
     if "--cached" in argv and cached != [int(args_of(argv, "--cached")[0])]:
         fail("cached at peak %s" % cached)
