@@ -34,23 +34,31 @@ static std::vector<JobRankBar> rankBars(ArrayRef<RankSummary> Ranks) {
 /// started it after the first member.
 static SkewHeatmap skewHeatmap(const JobReport &J) {
   SkewHeatmap H;
-  for (const RankSummary &R : J.Ranks)
-    H.Ranks.push_back(R.Claim.Rank);
-  for (const MatchedCollective &C : J.Collectives)
-    H.Columns.push_back({instanceId(C), C.CollType, C.Step});
-  H.Cells.resize(H.Ranks.size() * H.Columns.size());
   std::map<int64_t, size_t> Row;
-  for (size_t I = 0; I < H.Ranks.size(); ++I)
-    Row.emplace(H.Ranks[I], I);
-  for (size_t C = 0; C < J.Collectives.size(); ++C) {
-    const MatchedCollective &M = J.Collectives[C];
-    for (int64_t R : M.Members)
+  for (const RankSummary &R : J.Ranks) {
+    Row.emplace(R.Claim.Rank, H.Ranks.size());
+    H.Ranks.push_back(R.Claim.Rank);
+  }
+  for (const MatchedCollective &C : J.Collectives) {
+    SkewColumn Col{instanceId(C), C.CollType, C.Step, {}};
+    // Members and present ranks are both ascending: merge them (a present
+    // rank outside the expected members still has its cell).
+    auto M = C.Members.begin(), ME = C.Members.end();
+    auto P = C.Present.begin(), PE = C.Present.end();
+    while (M != ME || P != PE) {
+      bool TakeP = P != PE && (M == ME || P->Rank <= *M);
+      int64_t R = TakeP ? P->Rank : *M;
       if (auto It = Row.find(R); It != Row.end())
-        H.at(It->second, C).K = SkewCell::Kind::Missing;
-    for (const MatchedMember &P : M.Present)
-      if (auto It = Row.find(P.Rank); It != Row.end())
-        H.at(It->second, C) = {SkewCell::Kind::Arrived,
-                               P.Start - M.FirstStart};
+        Col.Cells.push_back(
+            TakeP ? SkewCell{It->second, SkewCell::Kind::Arrived,
+                             P->Start - C.FirstStart}
+                  : SkewCell{It->second, SkewCell::Kind::Missing, 0});
+      if (M != ME && *M == R)
+        ++M;
+      if (TakeP)
+        ++P;
+    }
+    H.Columns.push_back(std::move(Col));
   }
   return H;
 }

@@ -40,30 +40,26 @@ void renderRankBreakdownSvg(llvm::raw_ostream &OS,
                             llvm::ArrayRef<JobRankBar> Ranks,
                             llvm::StringRef Title);
 
-/// One matched collective (a column of the heatmap).
+/// A rank's arrival at a collective (a cell of the heatmap).
+struct SkewCell {
+  enum class Kind : uint8_t { Missing, Arrived };
+  size_t Row = 0; // index into SkewHeatmap::Ranks
+  Kind K = Kind::Arrived;
+  double LateUs = 0; // Arrived: start - the first member's start
+};
+
+/// One matched collective (a column of the heatmap): a cell per member of
+/// its group; ranks without a cell are not members.
 struct SkewColumn {
   std::string Id;   // collectives.csv's instance_id
   std::string Type; // coll_type
   std::optional<int64_t> Step;
-};
-
-struct SkewCell {
-  enum class Kind : uint8_t { NotMember, Missing, Arrived };
-  Kind K = Kind::NotMember;
-  double LateUs = 0; // Arrived: start - the first member's start
+  std::vector<SkewCell> Cells;
 };
 
 struct SkewHeatmap {
   std::vector<int64_t> Ranks; // rows, in this order
   std::vector<SkewColumn> Columns;
-  /// Ranks.size() x Columns.size(), row-major.
-  std::vector<SkewCell> Cells;
-  SkewCell &at(size_t Row, size_t Col) {
-    return Cells[Row * Columns.size() + Col];
-  }
-  const SkewCell &at(size_t Row, size_t Col) const {
-    return Cells[Row * Columns.size() + Col];
-  }
 };
 
 /// Past MaxCols columns (MaxRows rows) consecutive ones share a cell,

@@ -98,9 +98,10 @@ void renderSkewHeatmapSvg(raw_ostream &OS, const SkewHeatmap &H,
     return;
   }
   double MaxLate = 0;
-  for (const SkewCell &C : H.Cells)
-    if (C.K == SkewCell::Kind::Arrived)
-      MaxLate = std::max(MaxLate, C.LateUs);
+  for (const SkewColumn &Col : H.Columns)
+    for (const SkewCell &C : Col.Cells)
+      if (C.K == SkewCell::Kind::Arrived)
+        MaxLate = std::max(MaxLate, C.LateUs);
   OS << "<g id=\"heatmap\" data-max-late-us=\"" << fixed(MaxLate, 6)
      << "\" data-grouped=\"" << (GR < NR || GC < NC ? 1 : 0) << "\""
      << " shape-rendering=\"crispEdges\">\n";
@@ -112,57 +113,74 @@ void renderSkewHeatmapSvg(raw_ostream &OS, const SkewHeatmap &H,
        << "\" font-size=\"10\" transform=\"rotate(-45 " << svgNum(X) << " "
        << Top - 6 << ")\">" << htmlText(Col.Id) << "</text>\n";
   }
-  for (size_t R = 0; R < GR; ++R) {
+  for (size_t R = 0; RowLabels && R < GR; ++R) {
     auto [R0, R1] = groupRange(R, NR, GR);
-    double Y = Top + R * RH;
-    std::string RowName =
+    std::string Name =
         R1 - R0 == 1 ? "rank " + std::to_string(H.Ranks[R0])
                      : "ranks " + std::to_string(H.Ranks[R0]) + "–" +
                            std::to_string(H.Ranks[R1 - 1]);
-    if (RowLabels)
-      OS << "<text x=\"" << X0 - 8 << "\" y=\"" << svgNum(Y + RH / 2 + 4)
-         << "\" text-anchor=\"end\" font-size=\"11\">" << htmlText(RowName)
-         << "</text>\n";
-    for (size_t C = 0; C < GC; ++C) {
-      auto [C0, C1] = groupRange(C, NC, GC);
-      // The latest arrival in the block; missing when any member is.
-      bool Any = false, Missing = false;
-      double Late = 0;
-      int64_t LateRank = H.Ranks[R0];
-      size_t LateCol = C0;
-      for (size_t RR = R0; RR < R1; ++RR)
-        for (size_t CC = C0; CC < C1; ++CC) {
-          const SkewCell &Cell = H.at(RR, CC);
-          if (Cell.K == SkewCell::Kind::Missing)
-            Missing = true;
-          if (Cell.K != SkewCell::Kind::Arrived)
-            continue;
-          if (!Any || Cell.LateUs > Late) {
-            Late = Cell.LateUs;
-            LateRank = H.Ranks[RR];
-            LateCol = CC;
-          }
-          Any = true;
+    OS << "<text x=\"" << X0 - 8 << "\" y=\"" << svgNum(Top + R * RH + RH / 2 + 4)
+       << "\" text-anchor=\"end\" font-size=\"11\">" << htmlText(Name)
+       << "</text>\n";
+  }
+  // Per block of rows and columns the latest arrival (grey when its only
+  // member cells are missing), found in one pass over the block's cells.
+  struct Block {
+    bool Any = false, Missing = false;
+    double Late = 0;
+    size_t Row = 0, Col = 0;
+  };
+  std::vector<Block> Blocks(GR);
+  std::vector<size_t> GroupOfRow(NR);
+  for (size_t R = 0; R < GR; ++R) {
+    auto [R0, R1] = groupRange(R, NR, GR);
+    for (size_t I = R0; I < R1; ++I)
+      GroupOfRow[I] = R;
+  }
+  for (size_t C = 0; C < GC; ++C) {
+    auto [C0, C1] = groupRange(C, NC, GC);
+    std::fill(Blocks.begin(), Blocks.end(), Block());
+    for (size_t CC = C0; CC < C1; ++CC)
+      for (const SkewCell &Cell : H.Columns[CC].Cells) {
+        if (Cell.Row >= NR)
+          continue;
+        Block &B = Blocks[GroupOfRow[Cell.Row]];
+        if (Cell.K == SkewCell::Kind::Missing) {
+          if (!B.Any && !B.Missing)
+            B.Row = Cell.Row, B.Col = CC;
+          B.Missing = true;
+          continue;
         }
-      if (!Any && !Missing)
+        if (!B.Any || Cell.LateUs > B.Late) {
+          B.Late = Cell.LateUs;
+          B.Row = Cell.Row;
+          B.Col = CC;
+        }
+        B.Any = true;
+      }
+    for (size_t R = 0; R < GR; ++R) {
+      const Block &B = Blocks[R];
+      if (!B.Any && !B.Missing)
         continue;
-      const SkewColumn &Col = H.Columns[LateCol];
-      std::string Fill = Any ? heatColor(MaxLate > 0 ? Late / MaxLate : 0)
-                             : palette::NonComputing.str();
-      OS << "<rect class=\"cell\" data-rank=\"" << LateRank << "\" data-coll=\""
+      const SkewColumn &Col = H.Columns[B.Col];
+      int64_t Rank = H.Ranks[B.Row];
+      OS << "<rect class=\"cell\" data-rank=\"" << Rank << "\" data-coll=\""
          << htmlText(Col.Id) << "\"";
-      if (Any)
-        OS << " data-late-us=\"" << fixed(Late, 3) << "\"";
+      if (B.Any)
+        OS << " data-late-us=\"" << fixed(B.Late, 3) << "\"";
       else
         OS << " data-missing=\"1\"";
-      OS << " x=\"" << svgNum(X0 + C * CW) << "\" y=\"" << svgNum(Y)
+      OS << " x=\"" << svgNum(X0 + C * CW) << "\" y=\"" << svgNum(Top + R * RH)
          << "\" width=\"" << svgNum(CW) << "\" height=\"" << svgNum(RH)
-         << "\" fill=\"" << Fill << "\"><title>rank " << LateRank << ", "
-         << htmlText(Col.Type) << " " << htmlText(Col.Id);
+         << "\" fill=\""
+         << (B.Any ? heatColor(MaxLate > 0 ? B.Late / MaxLate : 0)
+                   : palette::NonComputing.str())
+         << "\"><title>rank " << Rank << ", " << htmlText(Col.Type) << " "
+         << htmlText(Col.Id);
       if (Col.Step)
         OS << " (step " << *Col.Step << ")";
-      if (Any)
-        OS << ": " << fixed(Late, 1) << " us after the first arrival";
+      if (B.Any)
+        OS << ": " << fixed(B.Late, 1) << " us after the first arrival";
       else
         OS << ": missing on this rank";
       OS << "</title></rect>\n";

@@ -40,6 +40,8 @@ usage: chart_check.py <chart> <file.svg> [expectations...]
              and the row total = the sum; rows in the order given;
              --cp-truth TRUTH.json adds tl-gen's per-step categories
   skew       --cell RANK,COLL=US ...  heatmap cells' lateness (0.0015 us);
+             --missing RANK,COLL ...  exactly these cells are "missing"
+             (member without the instance);
              --truth TRUTH.json  tl-gen's truth: in every collective's
              column the darkest cell is the truth's last rank, late by its
              arrival skew, and the first rank's cell is 0; every cell's
@@ -401,6 +403,11 @@ def skew(root, argv):
         c = by.get((int(rank), coll))
         if c is None or abs(c[2] - float(us)) > 0.0015:
             fail("cell rank %s %s: %s, expected %s us" % (rank, coll, c and c[2], us))
+    missing = {(int(r.get("data-rank")), r.get("data-coll")) for r in root.iter(NS + "rect")
+               if r.get("class") == "cell" and r.get("data-missing") == "1"}
+    want_missing = {(int(k.split(",")[0]), k.split(",")[1]) for k in args_of(argv, "--missing")}
+    if missing != want_missing:
+        fail("missing cells %s, expected %s" % (sorted(missing), sorted(want_missing)))
     order = sorted(cells, key=lambda c: c[2])
     for a, b in zip(order, order[1:]):
         if b[2] > a[2] and luminance(b[3]) > luminance(a[3]) + 1e-9:
