@@ -181,12 +181,10 @@ public:
       return E;
     if (!hasMemoryChart(Ctx))
       return Error::success();
-    return writeFileAtomically(Ctx.OutputDir, "memory.svg",
-                               [&](raw_ostream &OS) {
-                                 renderMemorySvg(OS, Ctx,
-                                                 chartSubject(Ctx) +
-                                                     " — GPU Memory");
-                               });
+    return writeFileAtomically(
+        Ctx.OutputDir, "memory.svg", [&](raw_ostream &OS) {
+          renderMemorySvg(OS, Ctx, chartSubject(Ctx) + " — GPU Memory");
+        });
   }
 };
 

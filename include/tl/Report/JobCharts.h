@@ -32,8 +32,7 @@ namespace tl {
 struct JobRankBar {
   int64_t Rank = 0;
   bool HasGpu = false;
-  double ComputationUs = 0, ExposedCommUs = 0, ExposedMemcpyUs = 0,
-         IdleUs = 0;
+  double ComputationUs = 0, ExposedCommUs = 0, ExposedMemcpyUs = 0, IdleUs = 0;
 };
 
 void renderRankBreakdownSvg(llvm::raw_ostream &OS,

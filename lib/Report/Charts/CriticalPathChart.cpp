@@ -102,9 +102,9 @@ void renderCriticalPathSvg(raw_ostream &OS, const ReportContext &Ctx,
     R.Us.assign(W.ByCategory.begin(), W.ByCategory.end());
     double L = W.length();
     auto Pct = [&](double Us) { return fixed(L > 0 ? Us / L * 100 : 0, 1); };
-    R.Note = "(CPU " + Pct(W.cpuBoundUs()) + " %, GPU " +
-             Pct(W.gpuBoundUs()) + " %, overhead " + Pct(W.overheadUs()) +
-             " %" + (W.ReachedStart ? ")" : "; walk stopped early)");
+    R.Note = "(CPU " + Pct(W.cpuBoundUs()) + " %, GPU " + Pct(W.gpuBoundUs()) +
+             " %, overhead " + Pct(W.overheadUs()) + " %" +
+             (W.ReachedStart ? ")" : "; walk stopped early)");
     C.Rows.push_back(std::move(R));
   }
   C.Caption = "Critical path per step (critical_path.json): its length and "

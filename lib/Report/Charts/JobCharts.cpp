@@ -12,8 +12,8 @@
 #include "../Html/MarkdownHtml.h"
 #include "../ReportUtil.h"
 #include "Palette.h"
-#include "SvgWriter.h"
 #include "StackedBars.h"
+#include "SvgWriter.h"
 
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
@@ -31,18 +31,17 @@ void renderRankBreakdownSvg(raw_ostream &OS, ArrayRef<JobRankBar> Ranks,
   C.Title = Title.str();
   C.RowKind = "rank";
   C.Empty = "No rank has GPU events";
-  C.Series = {{"computation", "computation", palette::Computation},
-              {"communication", "exposed communication",
-               palette::Communication},
-              {"memcpy", "exposed memcpy", palette::Memcpy},
-              {"idle", "idle", palette::NonComputing}};
+  C.Series = {
+      {"computation", "computation", palette::Computation},
+      {"communication", "exposed communication", palette::Communication},
+      {"memcpy", "exposed memcpy", palette::Memcpy},
+      {"idle", "idle", palette::NonComputing}};
   for (const JobRankBar &R : Ranks) {
     StackedRow Row;
     Row.Id = std::to_string(R.Rank);
     Row.Label = "rank " + Row.Id;
     if (R.HasGpu)
-      Row.Us = {R.ComputationUs, R.ExposedCommUs, R.ExposedMemcpyUs,
-                R.IdleUs};
+      Row.Us = {R.ComputationUs, R.ExposedCommUs, R.ExposedMemcpyUs, R.IdleUs};
     else
       Row.Note = "no GPU events";
     C.Rows.push_back(std::move(Row));
@@ -58,9 +57,11 @@ namespace {
 /// White (0) to dark red (1), through the ColorBrewer OrRd ramp; its
 /// lightness falls monotonically, so darker is always later.
 std::string heatColor(double F) {
-  static constexpr unsigned char Ramp[][3] = {
-      {255, 247, 236}, {253, 212, 158}, {252, 141, 89},
-      {215, 48, 31},   {127, 0, 0}};
+  static constexpr unsigned char Ramp[][3] = {{255, 247, 236},
+                                              {253, 212, 158},
+                                              {252, 141, 89},
+                                              {215, 48, 31},
+                                              {127, 0, 0}};
   F = std::clamp(F, 0.0, 1.0) * 4;
   unsigned I = std::min(3u, unsigned(F));
   double T = F - I;
@@ -115,11 +116,11 @@ void renderSkewHeatmapSvg(raw_ostream &OS, const SkewHeatmap &H,
   }
   for (size_t R = 0; RowLabels && R < GR; ++R) {
     auto [R0, R1] = groupRange(R, NR, GR);
-    std::string Name =
-        R1 - R0 == 1 ? "rank " + std::to_string(H.Ranks[R0])
-                     : "ranks " + std::to_string(H.Ranks[R0]) + "–" +
-                           std::to_string(H.Ranks[R1 - 1]);
-    OS << "<text x=\"" << X0 - 8 << "\" y=\"" << svgNum(Top + R * RH + RH / 2 + 4)
+    std::string Name = R1 - R0 == 1 ? "rank " + std::to_string(H.Ranks[R0])
+                                    : "ranks " + std::to_string(H.Ranks[R0]) +
+                                          "–" + std::to_string(H.Ranks[R1 - 1]);
+    OS << "<text x=\"" << X0 - 8 << "\" y=\""
+       << svgNum(Top + R * RH + RH / 2 + 4)
        << "\" text-anchor=\"end\" font-size=\"11\">" << htmlText(Name)
        << "</text>\n";
   }

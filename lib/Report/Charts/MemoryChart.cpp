@@ -100,8 +100,7 @@ void renderMemorySvg(raw_ostream &OS, const ReportContext &Ctx,
   for (const MemDevice &D : M.devices()) {
     if (!D.isGpu() || D.Points.empty())
       continue;
-    T0 = Gpus.empty() ? D.Points.front().Ts
-                      : std::min(T0, D.Points.front().Ts);
+    T0 = Gpus.empty() ? D.Points.front().Ts : std::min(T0, D.Points.front().Ts);
     T1 = Gpus.empty() ? D.Points.back().Ts : std::max(T1, D.Points.back().Ts);
     Gpus.push_back(&D);
   }
@@ -134,10 +133,10 @@ void renderMemorySvg(raw_ostream &OS, const ReportContext &Ctx,
     auto Y = [&](double V) { return Top + PlotH - V / YMax * PlotH; };
     OS << "<g class=\"memory-device\" data-device=\"" << htmlText(D->Name)
        << "\" data-x0=\"" << X0 << "\" data-y0=\"" << Top << "\" data-w=\""
-       << PlotW << "\" data-h=\"" << PlotH << "\" data-t0-us=\""
-       << fixed(T0, 3) << "\" data-span-us=\"" << fixed(Span, 3)
-       << "\" data-max-bytes=\"" << fixed(YMax, 0) << "\" data-peak-bytes=\""
-       << D->PeakAllocated << "\">\n";
+       << PlotW << "\" data-h=\"" << PlotH << "\" data-t0-us=\"" << fixed(T0, 3)
+       << "\" data-span-us=\"" << fixed(Span, 3) << "\" data-max-bytes=\""
+       << fixed(YMax, 0) << "\" data-peak-bytes=\"" << D->PeakAllocated
+       << "\">\n";
     OS << "<text x=\"" << X0 << "\" y=\"" << Top - 8
        << "\" font-size=\"13\" font-weight=\"bold\">" << htmlText(D->Name)
        << "</text>\n";
@@ -234,9 +233,8 @@ void renderMemorySvg(raw_ostream &OS, const ReportContext &Ctx,
       double Pct = D->PeakAllocated
                        ? double(O.Bytes) / double(D->PeakAllocated) * 100
                        : 0;
-      std::string Name = O.Owner.size() > 34
-                             ? O.Owner.substr(0, 33) + "…"
-                             : O.Owner;
+      std::string Name =
+          O.Owner.size() > 34 ? O.Owner.substr(0, 33) + "…" : O.Owner;
       OS << "<text class=\"live\" data-owner=\"" << htmlText(O.Owner)
          << "\" data-bytes=\"" << O.Bytes << "\" x=\"" << BoxX << "\" y=\""
          << BY << "\" font-size=\"11\"><title>" << htmlText(O.Owner) << ": "
@@ -247,9 +245,9 @@ void renderMemorySvg(raw_ostream &OS, const ReportContext &Ctx,
     if (RestN) {
       BY += 18;
       OS << "<text class=\"live\" data-owner=\"(" << RestN
-         << " others)\" data-bytes=\"" << Rest << "\" x=\"" << BoxX
-         << "\" y=\"" << BY << "\" font-size=\"11\">" << RestN
-         << " other top op(s) — " << mib(double(Rest)) << "</text>\n";
+         << " others)\" data-bytes=\"" << Rest << "\" x=\"" << BoxX << "\" y=\""
+         << BY << "\" font-size=\"11\">" << RestN << " other top op(s) — "
+         << mib(double(Rest)) << "</text>\n";
     }
     BY += 24;
     OS << "<text class=\"peak-op\" x=\"" << BoxX << "\" y=\"" << BY
@@ -279,8 +277,8 @@ void renderMemorySvg(raw_ostream &OS, const ReportContext &Ctx,
         continue;
       OS << "<rect class=\"legend\" x=\"" << LX << "\" y=\"" << LY - 10
          << "\" width=\"14\" height=\"14\" fill=\"" << Color << "\"/>\n"
-         << "<text x=\"" << LX + 20 << "\" y=\"" << LY
-         << "\" font-size=\"12\">" << Name << "</text>\n";
+         << "<text x=\"" << LX + 20 << "\" y=\"" << LY << "\" font-size=\"12\">"
+         << Name << "</text>\n";
       LX += 140;
     }
     OS << "</g>\n";

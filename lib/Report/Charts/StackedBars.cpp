@@ -53,8 +53,7 @@ void renderStackedBars(raw_ostream &OS, const StackedBarsChart &C,
     int Y = Top + int(R) * RowH;
     double Total = Row.total();
     OS << "<g class=\"" << htmlText(C.RowKind) << "\" data-row=\""
-       << htmlText(Row.Id) << "\" data-total-us=\"" << fixed(Total, 6)
-       << "\">";
+       << htmlText(Row.Id) << "\" data-total-us=\"" << fixed(Total, 6) << "\">";
     if (Labels)
       OS << "<text x=\"" << X0 - 8 << "\" y=\"" << Y + RowH / 2 + 4
          << "\" text-anchor=\"end\" font-size=\"12\">" << htmlText(Row.Label)
@@ -99,8 +98,7 @@ void renderStackedBars(raw_ostream &OS, const StackedBarsChart &C,
        << "\" x=\"" << LX << "\" y=\"" << LY - 11
        << "\" width=\"14\" height=\"14\" fill=\"" << C.Series[I].Color
        << "\" stroke=\"#999\"/>\n<text x=\"" << LX + 20 << "\" y=\"" << LY
-       << "\" font-size=\"12\">" << htmlText(C.Series[I].Label)
-       << "</text>\n";
+       << "\" font-size=\"12\">" << htmlText(C.Series[I].Label) << "</text>\n";
     ++K;
   }
   OS << "</svg>\n";

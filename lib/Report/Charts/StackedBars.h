@@ -1,4 +1,5 @@
-//===- StackedBars.h - Horizontal stacked bars, one row per item -*- C++ -*-===//
+//===- StackedBars.h - Horizontal stacked bars, one row per item -*- C++
+//-*-===//
 //
 // The layout the critical path (one row per step) and job (one row per
 // rank) charts share: every row a bar of its series' µs on one scale, the
@@ -29,8 +30,8 @@ struct StackedSeries {
 };
 
 struct StackedRow {
-  std::string Id;    // data-row
-  std::string Label; // left of the bar
+  std::string Id;         // data-row
+  std::string Label;      // left of the bar
   std::vector<double> Us; // one per series
   /// Shown after the total (e.g. "(reached the step start: no)").
   std::string Note;
