@@ -3,6 +3,7 @@
 
 #include "tl/Driver/CollectiveTables.h"
 #include "tl/Report/Emitter.h"
+#include "tl/Report/JobCharts.h"
 #include "tl/Support/Markdown.h"
 #include "tl/Support/NumberFormat.h"
 #include "tl/Support/RelativePath.h"
@@ -11,12 +12,56 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <map>
+
 using namespace llvm;
 
 namespace tl {
 
 static std::string ms(double Us) { return printfDouble("%.3f", Us / 1e3); }
 static std::string pct(double P) { return printfDouble("%.2f", P); }
+
+/// rank_breakdown.svg's rows, in rank order.
+static std::vector<JobRankBar> rankBars(ArrayRef<RankSummary> Ranks) {
+  std::vector<JobRankBar> Bars;
+  for (const RankSummary &R : Ranks)
+    Bars.push_back({R.Claim.Rank, R.HasGpu, R.ComputationUs, R.ExposedCommUs,
+                    R.ExposedMemcpyUs, R.IdleUs});
+  return Bars;
+}
+
+/// collective_skew.svg: per rank and matched collective, how late the rank
+/// started it after the first member.
+static SkewHeatmap skewHeatmap(const JobReport &J) {
+  SkewHeatmap H;
+  std::map<int64_t, size_t> Row;
+  for (const RankSummary &R : J.Ranks) {
+    Row.emplace(R.Claim.Rank, H.Ranks.size());
+    H.Ranks.push_back(R.Claim.Rank);
+  }
+  for (const MatchedCollective &C : J.Collectives) {
+    SkewColumn Col{instanceId(C), C.CollType, C.Step, {}};
+    // Members and present ranks are both ascending: merge them (a present
+    // rank outside the expected members still has its cell).
+    auto M = C.Members.begin(), ME = C.Members.end();
+    auto P = C.Present.begin(), PE = C.Present.end();
+    while (M != ME || P != PE) {
+      bool TakeP = P != PE && (M == ME || P->Rank <= *M);
+      int64_t R = TakeP ? P->Rank : *M;
+      if (auto It = Row.find(R); It != Row.end())
+        Col.Cells.push_back(
+            TakeP ? SkewCell{It->second, SkewCell::Kind::Arrived,
+                             P->Start - C.FirstStart}
+                  : SkewCell{It->second, SkewCell::Kind::Missing, 0});
+      if (M != ME && *M == R)
+        ++M;
+      if (TakeP)
+        ++P;
+    }
+    H.Columns.push_back(std::move(Col));
+  }
+  return H;
+}
 
 void crossRankAnalysis(JobReport &J) {
   std::vector<RankCollectives> Cs;
@@ -96,9 +141,12 @@ std::string jobMarkdown(const JobReport &J, StringRef OutDir) {
        << pct(R.pct(R.IdleUs)) << " | " << ms(R.ExposedCommUs) << " | "
        << pct(R.pct(R.ExposedCommUs)) << " |\n";
   }
+  OS << "\n![Per-rank GPU time](multirank/rank_breakdown.svg)\n";
   if (!J.Collectives.empty())
     OS << "\n"
        << collectivesMarkdown(J.Collectives)
+       << "\n![Arrival skew per rank and collective]"
+          "(multirank/collective_skew.svg)\n\n"
        << stragglersMarkdown(J.Stragglers);
   if (!J.Warnings.empty()) {
     OS << "\n## Warnings\n\n";
@@ -119,6 +167,12 @@ Error writeJobReport(const JobReport &J, StringRef OutDir,
                                      EC.message());
   if (Error E = writeCsvTable(Multi, "ranks.csv", ranksTable(J.Ranks, OutDir)))
     return E;
+  if (Error E = writeFileAtomically(
+          Multi, "rank_breakdown.svg", [&](raw_ostream &OS) {
+            renderRankBreakdownSvg(OS, rankBars(J.Ranks),
+                                   "Job — GPU Time per Rank");
+          }))
+    return E;
   if (!J.Collectives.empty()) {
     if (Error E = writeCsvTable(Multi, "collectives.csv",
                                 collectivesTable(J.Collectives,
@@ -132,6 +186,12 @@ Error writeJobReport(const JobReport &J, StringRef OutDir,
       return E;
     if (Error E = writeCsvTable(Multi, "straggler_steps.csv",
                                 stepStragglersTable(J.Stragglers)))
+      return E;
+    if (Error E = writeFileAtomically(
+            Multi, "collective_skew.svg", [&](raw_ostream &OS) {
+              renderSkewHeatmapSvg(OS, skewHeatmap(J),
+                                   "Job — Collective Arrival Skew");
+            }))
       return E;
     std::string Json = jobFindingsJson(J.Stragglers);
     if (Error E = writeFileAtomically(

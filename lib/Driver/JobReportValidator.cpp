@@ -71,6 +71,21 @@ ValidationResult validateJobReport(StringRef Dir) {
     C.error("analysis.md", "analysis.md: " + B.getError().message());
   if (!Md.empty() && !StringRef(Md).starts_with("# Job report\n"))
     C.error("analysis.md", "analysis.md: not a job report");
+  // Every linked file (the rank reports, the charts) exists.
+  for (size_t Pos = 0;
+       (Pos = StringRef(Md).find("](", Pos)) != StringRef::npos;) {
+    size_t End = StringRef(Md).find(')', Pos);
+    if (End == StringRef::npos)
+      break;
+    StringRef Target = StringRef(Md).slice(Pos + 2, End);
+    Pos = End;
+    if (Target.empty() || Target.starts_with("#") || Target.contains("://"))
+      continue;
+    ++C.R.Checks;
+    if (!sys::fs::exists(join(Dir, Target)))
+      C.error("links",
+              "analysis.md: linked file '" + Target + "' does not exist");
+  }
   for (size_t I = 1; I < Rows.size(); ++I) {
     const CsvRow &Row = Rows[I];
     if (Row.size() != Want.size()) {

@@ -43,6 +43,16 @@ void renderIdleByCauseSvg(llvm::raw_ostream &OS, const ReportContext &Ctx,
 bool hasCompareChart(const ReportContext &Ctx);
 void renderCompareSvg(llvm::raw_ostream &OS, const ReportContext &Ctx,
                       llvm::StringRef Title);
+/// critical_path.svg (Charts/CriticalPathChart.cpp): only when the
+/// CriticalPath analysis has a window.
+bool hasCriticalPathChart(const ReportContext &Ctx);
+void renderCriticalPathSvg(llvm::raw_ostream &OS, const ReportContext &Ctx,
+                           llvm::StringRef Title);
+/// memory.svg (Charts/MemoryChart.cpp): only when a GPU device has
+/// allocator events.
+bool hasMemoryChart(const ReportContext &Ctx);
+void renderMemorySvg(llvm::raw_ostream &OS, const ReportContext &Ctx,
+                     llvm::StringRef Title);
 /// top_kernels.svg (Charts/TopKernelsChart.cpp).
 void renderTopKernelsSvg(llvm::raw_ostream &OS, const ReportContext &Ctx,
                          llvm::StringRef Title);

@@ -5,9 +5,12 @@
 // / GPU-bound / overhead roll-ups, the critical time per top op, and the
 // segments in time order with the path nodes they join (for the Perfetto
 // export's flows). Every summary row, op and segment is one line, so the
-// file reads and greps like the spec's CSVs.
+// file reads and greps like the spec's CSVs. critical_path.svg
+// (Charts/CriticalPathChart.cpp) draws every window's summary as a bar.
 //
 //===----------------------------------------------------------------------===//
+#include "Charts.h"
+
 #include "tl/Analysis/AnalysisManager.h"
 #include "tl/Analysis/CriticalPath.h"
 #include "tl/IR/Trace.h"
@@ -158,6 +161,13 @@ public:
   bool needsPassResults() const override { return false; }
   Error emit(const ReportContext &Ctx) override {
     const CriticalPath &CP = Ctx.AM.get<CriticalPath>();
+    if (hasCriticalPathChart(Ctx))
+      if (Error E = writeFileAtomically(
+              Ctx.OutputDir, "critical_path.svg", [&](raw_ostream &OS) {
+                renderCriticalPathSvg(OS, Ctx,
+                                      chartSubject(Ctx) + " — Critical Path");
+              }))
+        return E;
     return writeFileAtomically(
         Ctx.OutputDir, "critical_path.json", [&](raw_ostream &OS) {
           OS << "{\"schema_version\": 1,\n \"cuda_sync_events\": "

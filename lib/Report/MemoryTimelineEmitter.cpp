@@ -3,24 +3,19 @@
 // Spec memory-timeline.md §5 as one JSON file: per device the summary
 // (memory_devices columns), what is live at the peak, the per-step values,
 // the allocations paired by address and the curve (one point per event);
-// each row on one line. memory.svg draws allocated and reserved bytes of
-// every GPU device as step lines in GiB against ms since the first event,
-// step windows shaded and the peak marked; the curve is down-sampled for
-// drawing only (per pixel column its first, lowest, highest and last point).
+// each row on one line. memory.svg (Charts/MemoryChart.cpp) draws the
+// curves of every GPU device and marks the peak with what is live at it.
 //
 //===----------------------------------------------------------------------===//
-#include "Charts/Palette.h"
-#include "Html/MarkdownHtml.h"
+#include "Charts.h"
 
 #include "tl/Analysis/AnalysisManager.h"
 #include "tl/Analysis/MemoryTimeline.h"
-#include "tl/Analysis/ProfilerSteps.h"
 #include "tl/IR/Trace.h"
 #include "tl/Report/Emitter.h"
 #include "tl/Report/ReportEmitters.h"
 #include "tl/Support/NumberFormat.h"
 
-#include "llvm/Support/Format.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -166,127 +161,6 @@ void writeDevice(raw_ostream &OS, const Trace &T, const MemDevice &D) {
   OS << "    }";
 }
 
-std::string num(double V) {
-  std::string S;
-  raw_string_ostream OS(S);
-  OS << format("%.2f", V);
-  return S;
-}
-
-/// Per pixel column the first, lowest, highest and last point (by index).
-std::vector<size_t> downsample(const MemDevice &D, double T0, double Span,
-                               double Width, bool Reserved) {
-  std::vector<size_t> Keep;
-  auto Val = [&](size_t I) -> double {
-    const MemPoint &P = D.Points[I];
-    return Reserved ? double(P.Reserved.value_or(0)) : double(P.Allocated);
-  };
-  size_t I = 0, N = D.Points.size();
-  while (I < N) {
-    long Col = long((D.Points[I].Ts - T0) / Span * Width);
-    size_t First = I, Lo = I, Hi = I, Last = I;
-    for (; I < N && long((D.Points[I].Ts - T0) / Span * Width) == Col; ++I) {
-      if (Val(I) < Val(Lo))
-        Lo = I;
-      if (Val(I) > Val(Hi))
-        Hi = I;
-      Last = I;
-    }
-    size_t C[] = {First, Lo, Hi, Last};
-    std::sort(std::begin(C), std::end(C));
-    for (size_t K : C)
-      if (Keep.empty() || Keep.back() != K)
-        Keep.push_back(K);
-  }
-  return Keep;
-}
-
-void writeSvg(raw_ostream &OS, const Trace &T, const MemoryTimeline &M) {
-  const int W = 900, PlotW = 780, X0 = 90, Y0 = 40, PlotH = 240;
-  std::vector<const MemDevice *> Gpus;
-  for (const MemDevice &D : M.devices())
-    if (D.isGpu())
-      Gpus.push_back(&D);
-  int H = Y0 + int(Gpus.size()) * (PlotH + 70) + 20;
-  OS << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-     << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << W
-     << "\" height=\"" << H << "\" viewBox=\"0 0 " << W << " " << H
-     << "\" font-family=\"DejaVu Sans, Arial, sans-serif\">\n"
-     << "<title>GPU memory timeline</title>\n"
-     << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
-     << "<text x=\"" << X0 << "\" y=\"22\" font-size=\"15\">GPU memory: "
-        "allocated (blue) and reserved (orange), GiB</text>\n";
-  std::vector<ProfilerStep> Steps = collectProfilerSteps(T);
-  int Top = Y0;
-  for (const MemDevice *D : Gpus) {
-    double T0 = D->Points.front().Ts, T1 = D->Points.back().Ts;
-    double Span = std::max(T1 - T0, 1e-9);
-    double Max = double(std::max<int64_t>(
-        D->PeakAllocated, D->PeakReserved.value_or(0)));
-    Max = std::max(Max, 1.0) * 1.05;
-    auto X = [&](double Ts) { return X0 + (Ts - T0) / Span * PlotW; };
-    auto Y = [&](double V) { return Top + PlotH - V / Max * PlotH; };
-    OS << "<text x=\"" << X0 << "\" y=\"" << Top - 6
-       << "\" font-size=\"12\">" << htmlText(D->Name) << "</text>\n";
-    OS << "<rect x=\"" << X0 << "\" y=\"" << Top << "\" width=\"" << PlotW
-       << "\" height=\"" << PlotH
-       << "\" fill=\"none\" stroke=\"#888\" stroke-width=\"1\"/>\n";
-    for (const ProfilerStep &S : Steps) {
-      double A = std::max(S.Start, T0), B = std::min(S.End, T1);
-      if (B <= A)
-        continue;
-      OS << "<rect x=\"" << num(X(A)) << "\" y=\"" << Top << "\" width=\""
-         << num(X(B) - X(A)) << "\" height=\"" << PlotH
-         << "\" fill=\"#f0f3f7\" stroke=\"#d5dbe3\"><title>ProfilerStep#"
-         << S.Number << "</title></rect>\n";
-    }
-    for (int K = 0; K <= 4; ++K) {
-      double V = Max * K / 4;
-      OS << "<text x=\"" << X0 - 6 << "\" y=\"" << num(Y(V) + 4)
-         << "\" font-size=\"11\" text-anchor=\"end\">"
-         << num(V / double(1ull << 30)) << "</text>\n";
-    }
-    OS << "<text x=\"" << X0 + PlotW << "\" y=\"" << Top + PlotH + 16
-       << "\" font-size=\"11\" text-anchor=\"end\">" << num(Span / 1000)
-       << " ms</text>\n<text x=\"" << X0 << "\" y=\"" << Top + PlotH + 16
-       << "\" font-size=\"11\">0 ms</text>\n";
-    for (bool Reserved : {true, false}) {
-      if (Reserved && !D->PeakReserved)
-        continue;
-      std::vector<size_t> Keep = downsample(*D, T0, Span, PlotW, Reserved);
-      OS << "<path fill=\"none\" stroke=\""
-         << (Reserved ? palette::categorical()[1] : palette::categorical()[0])
-         << "\" stroke-width=\"1.5\" d=\"";
-      bool First = true;
-      for (size_t I : Keep) {
-        const MemPoint &P = D->Points[I];
-        double V = Reserved ? double(P.Reserved.value_or(0))
-                            : double(P.Allocated);
-        if (First)
-          OS << "M" << num(X(P.Ts)) << "," << num(Y(V));
-        else
-          OS << " H" << num(X(P.Ts)) << " V" << num(Y(V));
-        First = false;
-      }
-      OS << " H" << num(X(T1)) << "\"/>\n";
-    }
-    const MemPoint &Pk = D->peak();
-    OS << "<circle cx=\"" << num(X(Pk.Ts)) << "\" cy=\""
-       << num(Y(double(D->PeakAllocated)))
-       << "\" r=\"4\" fill=\"" << palette::categorical()[6]
-       << "\"><title>peak "
-       << D->PeakAllocated << " bytes in " << htmlText(Pk.Owner.Display)
-       << "</title></circle>\n";
-    OS << "<text x=\"" << num(std::min(X(Pk.Ts) + 6, double(X0 + PlotW - 200)))
-       << "\" y=\"" << num(Y(double(D->PeakAllocated)) - 6)
-       << "\" font-size=\"11\" fill=\""
-       << palette::categorical()[6] << "\">peak "
-       << num(double(D->PeakAllocated) / double(1ull << 30)) << " GiB</text>\n";
-    Top += PlotH + 70;
-  }
-  OS << "</svg>\n";
-}
-
 class MemoryTimelineEmitter : public Emitter {
 public:
   StringRef name() const override { return "memory-timeline"; }
@@ -305,12 +179,12 @@ public:
               OS << " ]}\n";
             }))
       return E;
-    bool AnyGpu = llvm::any_of(M.devices(),
-                               [](const MemDevice &D) { return D.isGpu(); });
-    if (!AnyGpu)
+    if (!hasMemoryChart(Ctx))
       return Error::success();
-    return writeFileAtomically(Ctx.OutputDir, "memory.svg",
-                               [&](raw_ostream &OS) { writeSvg(OS, Ctx.T, M); });
+    return writeFileAtomically(
+        Ctx.OutputDir, "memory.svg", [&](raw_ostream &OS) {
+          renderMemorySvg(OS, Ctx, chartSubject(Ctx) + " — GPU Memory");
+        });
   }
 };
 

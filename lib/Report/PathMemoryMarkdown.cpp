@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "PathMemoryMarkdown.h"
+#include "Charts.h"
 
 #include "tl/Analysis/AnalysisManager.h"
 #include "tl/Analysis/CriticalPath.h"
@@ -93,7 +94,7 @@ void renderPathMemoryMarkdown(raw_ostream &OS, const ReportContext &Ctx) {
       OS << "| " << mdCode(Ops[I].first, /*InTable=*/true) << " | "
          << ms(Ops[I].second) << " | "
          << pct(Ops[I].second, Total) << " |\n";
-    OS << "\n";
+    OS << "\n![Critical path per step](critical_path.svg)\n\n";
   }
   bool AnyGpu = false;
   for (const MemDevice &D : MT.devices()) {

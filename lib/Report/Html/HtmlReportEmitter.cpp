@@ -148,6 +148,16 @@ public:
                        chartSubject(Ctx) + " — Per-Category Time, Trace 1 vs 2");
       Opts.InlineImages["compare_categories.svg"] = {"image/svg+xml", Svg};
     }
+    if (hasCriticalPathChart(Ctx)) {
+      Svg.clear();
+      renderCriticalPathSvg(SvgOS, Ctx, chartSubject(Ctx) + " — Critical Path");
+      Opts.InlineImages["critical_path.svg"] = {"image/svg+xml", Svg};
+    }
+    if (hasMemoryChart(Ctx)) {
+      Svg.clear();
+      renderMemorySvg(SvgOS, Ctx, chartSubject(Ctx) + " — GPU Memory");
+      Opts.InlineImages["memory.svg"] = {"image/svg+xml", Svg};
+    }
     if (!rooflineUnavailable(Ctx)) {
       Svg.clear();
       renderRooflineSvg(SvgOS, Ctx, chartSubject(Ctx) + " — Roofline");
