@@ -1730,6 +1730,7 @@ int main(int argc, char **argv) {
     J.SkewUs = SkewUs;
     J.NoSeq = NoSeq;
     J.TruthFile = TruthFile;
+    J.TargetMb = TargetMB;
     if (Ranks == 0 || Steps == 0 || Layers == 0 || Hidden == 0 ||
         !(SkewUs >= 0)) {
       llvm::errs() << "tl-gen: error: a job needs ranks, steps, layers, "

@@ -403,8 +403,12 @@ int run(int argc, char **argv) {
     return fail("--stop-after must be 'import', 'analyses' or 'passes', got "
                 "'" + StopAfter + "'");
   Opts->ToolPath = sys::fs::getMainExecutable(argv[0], (void *)&showProgress);
-  Opts->Progress = showProgress(*Opts);
   Opts->ProgressInteractive = errs().is_displayed();
+  // The progress line follows one trace; ranks analysed concurrently have
+  // their "rank N (i/M)" lines instead.
+  Opts->Progress = false;
+  if (!Job || jobWorkers(*Opts, Job->Traces.size()) == 1)
+    Opts->Progress = showProgress(*Opts);
   // --print-ir only imports (and verifies); it needs no passes and no
   // reference trace.
   bool PrintIR = O.PrintIR.getNumOccurrences();
