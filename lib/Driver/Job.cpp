@@ -269,8 +269,9 @@ Expected<JobResult> finishJob(const SessionOptions &O, const JobInputs &In,
       if (!C)
         return C.takeError();
     }
+    // Another MPI process's error names the staging directory.
     if (!R.Error.empty())
-      return error(R.Error);
+      return error(Out.unstaged(R.Error));
     assert(R.Summary && "an analysed rank without error has a summary");
     Res.FailedPasses |= R.FailedPasses;
     Res.FailOnTripped |= R.FailOnTripped;
