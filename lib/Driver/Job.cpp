@@ -109,8 +109,14 @@ struct RankWork {
   std::vector<RankOutcome> &Outcomes;
   std::atomic<size_t> Next{0};
   std::atomic<bool> Stop{false};
-  /// Diag and Live.
+  /// Diag, Live and the message order below.
   std::mutex M;
+  /// Messages reach Diag in job order, as one rank after another writes
+  /// them: the first unfinished rank's directly, the later ones' kept in
+  /// Held until the ranks before them are done.
+  size_t Shown = 0;
+  std::vector<std::string> Held;
+  std::vector<bool> Finished;
   /// Claims as they come, so that two traces of one rank never write one
   /// directory; finishJob resolves again in job order for the messages.
   RankResolver Live;
@@ -121,16 +127,40 @@ struct RankWork {
            std::vector<RankOutcome> &Outcomes)
       : S(S), In(In), Positions(Positions), OutDir(OutDir),
         WriteDir(WriteDir), Out(Out), Diag(Diag), Buffered(Buffered),
-        Outcomes(Outcomes), Live(In.Traces.size()) {}
+        Outcomes(Outcomes), Held(Positions.size()),
+        Finished(Positions.size()), Live(In.Traces.size()) {}
 
   /// One rank, start to summary; its IR is freed on return.
-  void analyze(RankOutcome &R, std::string &Buf, raw_ostream &RankDiag);
+  void analyze(size_t I, std::string &Buf, raw_ostream &RankDiag);
   void worker();
+  /// Text for the I-th rank's messages (M held).
+  void show(size_t I, StringRef Text) {
+    if (I == Shown) {
+      Diag << Text;
+      Diag.flush();
+    } else {
+      Held[I] += Text;
+    }
+  }
+  /// The I-th rank wrote its last message (M held); NoMore: the ranks
+  /// still held are shown whatever their state (all workers are done).
+  void finish(size_t I, bool NoMore = false) {
+    if (I < Finished.size())
+      Finished[I] = true;
+    while (Shown < Held.size() && (Finished[Shown] || NoMore)) {
+      ++Shown;
+      if (Shown < Held.size()) {
+        Diag << Held[Shown];
+        Diag.flush();
+        Held[Shown].clear();
+      }
+    }
+  }
 };
 } // namespace
 
-void RankWork::analyze(RankOutcome &R, std::string &Buf,
-                       raw_ostream &RankDiag) {
+void RankWork::analyze(size_t I, std::string &Buf, raw_ostream &RankDiag) {
+  RankOutcome &R = Outcomes[I];
   const SessionOptions &O = S.options();
   size_t N = In.Traces.size();
   StringRef Path = In.Traces[R.Position];
@@ -142,8 +172,7 @@ void RankWork::analyze(RankOutcome &R, std::string &Buf,
     if (Buf.empty())
       return;
     std::lock_guard<std::mutex> L(M);
-    Diag << Buf;
-    Diag.flush();
+    show(I, Buf);
     Buf.clear();
   };
   auto Fail = [&](Error E) {
@@ -164,22 +193,31 @@ void RankWork::analyze(RankOutcome &R, std::string &Buf,
     std::lock_guard<std::mutex> L(M);
     return Live.claim(Path, R.Position, R.Ids);
   }();
-  if (!C)
-    return Fail(C.takeError());
+  if (!C) {
+    // Which of the two is named first is the job order's choice:
+    // finishJob claims again, in that order.
+    consumeError(C.takeError());
+    Flush();
+    Stop = true;
+    return;
+  }
   std::string Sub = "rank" + std::to_string(C->Rank);
   SmallString<256> Dir(OutDir), WDir(WriteDir);
   sys::path::append(Dir, Sub);
   sys::path::append(WDir, Sub);
+  Flush();
   if (!O.Quiet) {
-    std::lock_guard<std::mutex> L(M);
+    std::string Line;
+    raw_string_ostream LS(Line);
     // On a terminal the import's progress line is still open (the cursor
     // at its start): clear it first.
     if (O.Progress && O.ProgressInteractive)
-      Diag << "\x1b[K";
-    Diag << O.ToolName << ": rank " << C->Rank << " (" << R.Position + 1
-         << "/" << N << "): " << Path << " -> " << Dir << "\n";
+      LS << "\x1b[K";
+    LS << O.ToolName << ": rank " << C->Rank << " (" << R.Position + 1
+       << "/" << N << "): " << Path << " -> " << Dir << "\n";
+    std::lock_guard<std::mutex> L(M);
+    show(I, Line);
   }
-  Flush();
   if (Out)
     (*Run)->setOutput(*Out, Sub);
   else
@@ -213,7 +251,9 @@ void RankWork::worker() {
     size_t I = Next++;
     if (I >= Positions.size())
       return;
-    analyze(Outcomes[I], Buf, RankDiag);
+    analyze(I, Buf, RankDiag);
+    std::lock_guard<std::mutex> L(M);
+    finish(I);
   }
 }
 
@@ -240,6 +280,7 @@ std::vector<RankOutcome> analyzeRanks(Session &S, const JobInputs &In,
     Pool.emplace_back([&W] { W.worker(); });
   for (std::thread &T : Pool)
     T.join();
+  W.finish(Positions.size(), /*NoMore=*/true);
   return Outcomes;
 }
 
@@ -260,6 +301,7 @@ Expected<JobResult> finishJob(const SessionOptions &O, const JobInputs &In,
   J.Directory = In.Directory;
   J.NumTraces = N;
   std::set<int64_t> Ranks;
+  std::string Unclaimed;
   for (RankOutcome &R : Outcomes) {
     StringRef Path = In.Traces[R.Position];
     if (!R.Started)
@@ -272,12 +314,20 @@ Expected<JobResult> finishJob(const SessionOptions &O, const JobInputs &In,
     // Another MPI process's error names the staging directory.
     if (!R.Error.empty())
       return error(Out.unstaged(R.Error));
-    assert(R.Summary && "an analysed rank without error has a summary");
+    // Stopped at its claim: the other trace of its rank comes later in
+    // the job, and its claim fails below.
+    if (!R.Summary) {
+      if (Unclaimed.empty())
+        Unclaimed = Path.str();
+      continue;
+    }
     Res.FailedPasses |= R.FailedPasses;
     Res.FailOnTripped |= R.FailOnTripped;
     Ranks.insert(R.Summary->Claim.Rank);
     J.Ranks.push_back(std::move(*R.Summary));
   }
+  if (!Unclaimed.empty())
+    return error(Unclaimed + ": not analysed (another trace has its rank)");
   if (Outcomes.size() != N)
     return error("job: " + Twine(Outcomes.size()) + " of " + Twine(N) +
                  " traces analysed");

@@ -40,7 +40,9 @@ struct RankOutcome {
   /// What the trace says of its rank (valid once imported).
   bool Imported = false;
   DistributedIds Ids;
-  /// The error that stopped this trace ("" = none); the summary when none.
+  /// The error that stopped this trace ("" = none); without one, the
+  /// summary, or none when another trace claimed its rank first (which
+  /// of the two is wrong is for finishJob to say, in job order).
   std::string Error;
   std::optional<RankSummary> Summary;
   bool FailedPasses = false, FailOnTripped = false;
