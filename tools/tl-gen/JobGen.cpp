@@ -234,9 +234,36 @@ private:
         Corr, R.Device, Stream, us(KernelTs)));
   }
 
+  /// An elementwise kernel of fixed length (--job-fill-kernels).
+  void fill(RankState &R) {
+    int64_t Ext = ++R.Ext, Corr = ++R.Corr;
+    int64_t C = R.Cpu;
+    event(R, "cpu_op", "aten::add", R.Pid(), R.Pid(), C, 9000,
+          fmt::format("\"External id\": {}", Ext));
+    int64_t Launch = C + 2000;
+    event(R, "cuda_runtime", "cudaLaunchKernel", R.Pid(), R.Pid(), Launch,
+          5000,
+          fmt::format("\"cbid\": 211, \"correlation\": {}, \"External id\": {}",
+                      Corr, Ext));
+    int64_t Start = std::max(R.Compute, Launch + LaunchLatencyNs);
+    event(R, "kernel",
+          "void at::native::vectorized_elementwise_kernel<4, "
+          "at::native::CUDAFunctor_add<c10::BFloat16> >",
+          R.Device, ComputeStream, Start, 8000,
+          fmt::format("\"External id\": {}, \"device\": {}, \"stream\": {}, "
+                      "\"correlation\": {}, \"grid\": [1024, 1, 1], "
+                      "\"block\": [128, 1, 1]",
+                      Ext, R.Device, ComputeStream, Corr));
+    flow(R, Corr, Launch, Start, ComputeStream);
+    R.Compute = Start + 8000;
+    R.Cpu = C + 10000;
+  }
+
   /// A GEMM before a collective; the straggler's and the skew's extra time
   /// is in it (the rank has more work before the collective).
   void compute(RankState &R, int64_t BaseNs) {
+    for (unsigned K = 0; K < O.FillKernels; ++K)
+      fill(R);
     int64_t Ext = ++R.Ext, Corr = ++R.Corr;
     int64_t C = R.Cpu;
     event(R, "cpu_op", "aten::mm", R.Pid(), R.Pid(), C, 20000,

@@ -34,6 +34,9 @@ struct JobOptions {
   /// > 0: steps until rank 0's trace has this many MB (1e6 bytes);
   /// Steps is then ignored.
   double TargetMb = 0;
+  /// Elementwise kernels before each GEMM (no delay, no jitter: the truth
+  /// is the same).
+  unsigned FillKernels = 0;
 };
 
 /// Writes the traces (and the truth); false with Err set on an I/O error.
