@@ -21,6 +21,11 @@
 #   --keep             keep the generated traces (printed at the end)
 #   --work=DIR         generate traces into DIR and keep them; traces already
 #                      there (from an earlier --work=DIR run) are reused
+#   --job=RxMB         instead: a tl-gen job of R ranks of MB each (e.g.
+#                      64x100), analysed one trace per run, as one job with
+#                      --threads workers and under mpirun -n 2 --mpi
+#                      (bench/job.py; docs/performance.md, "Jobs")
+#   --mpi=LIST         with --job: mpirun process counts (default 2; '' none)
 #
 # One command from a clean checkout: `make bench` (= bench/run.sh).
 set -euo pipefail
@@ -36,6 +41,8 @@ SHARED=1
 KEEP=0
 BUILD_IT=1
 WORK=""
+JOB=""
+MPI_NP="2"
 for A in "$@"; do
   case "$A" in
     --sizes=*) SIZES="${A#*=}" ;;
@@ -48,7 +55,9 @@ for A in "$@"; do
     --keep) KEEP=1 ;;
     --no-build) BUILD_IT=0 ;;
     --work=*) WORK="${A#*=}"; KEEP=1 ;;
-    -h|--help) sed -n '2,25p' "$0"; exit 0 ;;
+    --job=*) JOB="${A#*=}" ;;
+    --mpi=*) MPI_NP="${A#*=}" ;;
+    -h|--help) sed -n '2,30p' "$0"; exit 0 ;;
     *) echo "bench/run.sh: error: unknown option $A" >&2; exit 1 ;;
   esac
 done
@@ -82,6 +91,29 @@ else
 fi
 cleanup() { [[ $KEEP == 1 ]] && echo "bench: traces kept in $WORK" >&2 || rm -rf "$WORK"; }
 trap cleanup EXIT
+
+if [[ -n "$JOB" ]]; then
+  if ! [[ "$JOB" =~ ^([0-9]+)x([0-9.]+)$ ]]; then
+    echo "bench/run.sh: error: --job=$JOB: expected RANKSxMB, e.g. 64x100" >&2
+    exit 1
+  fi
+  R="${BASH_REMATCH[1]}"
+  MB="${BASH_REMATCH[2]}"
+  D="$WORK/job_${R}x${MB}"
+  if [[ -s "$D/rank$((R - 1)).json" ]]; then
+    echo "bench: reusing $D" >&2
+  else
+    echo "bench: generating $D ($R ranks of $MB MB)" >&2
+    # 16 elementwise kernels before each GEMM: a collective every ~20
+    # kernels, not every second one (tl-gen's bare job).
+    "$BUILD/bin/tl-gen" -o "$D/" --ranks="$R" --target-mb="$MB" \
+      --job-fill-kernels=16 --straggler=$((R / 2)):200 --skew=20 --seed=1
+  fi
+  [[ "$*" == *--runs=* ]] || RUNS=3
+  python3 "$ROOT/bench/job.py" --bin="$BUILD/bin" --runs="$RUNS" \
+    --work="$WORK" --job="$D" --mpi="$MPI_NP"
+  exit 0
+fi
 
 SHARED_DIR="${TL_SHARED_TRACES:-/work/shared/traces}"
 INPUTS=()

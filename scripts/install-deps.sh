@@ -18,7 +18,10 @@ PKGS=(cmake ninja-build g++ make python3 git
       libxlsxwriter-dev python3-openpyxl
       # Optional: tl.Analysis.tables are DataFrames with it (test/Python
       # checks them; without it they are lists of dicts).
-      python3-pandas)
+      python3-pandas
+      # Optional for the build: tl-opt --mpi (Open MPI); make check runs
+      # test/Distributed/mpi.test with mpirun when both are present.
+      libopenmpi-dev openmpi-bin)
 # Optional extras for `make fuzz` / sanitizer builds / benchmarks / chart tests.
 if [[ "${TL_DEPS_EXTRA:-}" == 1 ]]; then
   PKGS+=(clang-19 libclang-rt-19-dev libbenchmark-dev chromium)

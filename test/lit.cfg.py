@@ -1,5 +1,6 @@
 # lit configuration for tl's FileCheck suites (test/*) and the conformance suite.
 import os
+import shutil
 import lit.formats
 from lit.llvm import llvm_config  # noqa: F401  (keeps lit's LLVM helpers importable)
 
@@ -56,6 +57,17 @@ if "thread" in config.tl_sanitizer:
     config.available_features.add("tsan")
 if "address" in config.tl_sanitizer:
     config.available_features.add("asan")
+# tl-opt --mpi under Open MPI: the MPI build and an mpirun. %mpirun runs
+# as root too (containers) and on more processes than cores.
+mpiexec = getattr(config, "tl_mpiexec", "") or shutil.which("mpirun") or ""
+config.available_features.add(
+    "mpi-build" if getattr(config, "tl_have_mpi", False) else "no-mpi-build")
+if getattr(config, "tl_have_mpi", False) and mpiexec and os.path.exists(mpiexec):
+    config.available_features.add("mpi")
+    config.substitutions.append(
+        ("%mpirun", "env OMPI_ALLOW_RUN_AS_ROOT=1 "
+         "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1 "
+         + mpiexec + " --oversubscribe"))
 # chmod-based permission tests need a user the permissions apply to.
 if hasattr(os, "geteuid") and os.geteuid() != 0:
     config.available_features.add("non-root")

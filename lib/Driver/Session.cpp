@@ -190,6 +190,15 @@ struct Session::Impl {
     return Error::success();
   }
 
+  /// Threads each trace's stages use (setThreadsPerTrace), else
+  /// Opts.Threads.
+  std::optional<unsigned> TraceThreads;
+  unsigned threads() const {
+    return TraceThreads ? *TraceThreads : Opts.Threads;
+  }
+  /// Where a trace's messages go: its own stream when it has one.
+  raw_ostream &diag(TraceRun::Impl &R) { return R.Diag ? *R.Diag : Diag; }
+
   Impl(SessionOptions Opts, raw_ostream &Diag)
       : Opts(std::move(Opts)), RawDiag(Diag), SafeDiag(Diag),
         Diag(SafeDiag) {}
@@ -214,7 +223,7 @@ struct Session::Impl {
   /// --timing: the passes' hooks' records, the analyses' timings.
   void printTiming(TraceRun::Impl &R, ArrayRef<EmitterTiming> EmitTimes) {
     TimingReport Rep = Timing->take(R.T);
-    Rep.print(Diag, Opts.TimingFormat == "json", EmitTimes);
+    Rep.print(diag(R), Opts.TimingFormat == "json", EmitTimes);
   }
 
   /// Commit the report of a run that began its own transaction.
@@ -223,7 +232,7 @@ struct Session::Impl {
       return Error::success();
     Error E = R.OwnedOut->commit();
     for (const std::string &W : R.OwnedOut->warnings())
-      WithColor::warning(Diag, Opts.ToolName) << W << "\n";
+      WithColor::warning(diag(R), Opts.ToolName) << W << "\n";
     R.OwnedOut.reset();
     R.Out = nullptr;
     return E;
@@ -235,9 +244,9 @@ struct Session::Impl {
     if (Timing)
       printTiming(R, EmitTimes);
     if (Statistics)
-      StatisticsInstrumentation::print(Diag, Statistics->take(R.T));
+      StatisticsInstrumentation::print(diag(R), Statistics->take(R.T));
     for (const FailedPass &F : R.Failed)
-      Diag << Opts.ToolName << ": error: pass '" << F.Pass
+      diag(R) << Opts.ToolName << ": error: pass '" << F.Pass
            << "' failed: " << F.Message << "\n";
   }
 };
@@ -559,13 +568,21 @@ static Error applySteps(const SessionOptions &O, const StepSpec &Spec,
   return Error::success();
 }
 
-Expected<std::unique_ptr<TraceRun>> Session::importTrace(StringRef Path,
-                                                         Stage Last) {
+void Session::setThreadsPerTrace(unsigned Threads) {
+  P->TraceThreads = Threads;
+}
+
+Expected<std::unique_ptr<TraceRun>>
+Session::importTrace(StringRef Path, Stage Last, raw_ostream *TraceDiag) {
   if (Error E = begin())
     return E;
   const SessionOptions &O = P->Opts;
+  std::unique_ptr<TerminalSafeOStream> OwnDiag;
+  if (TraceDiag)
+    OwnDiag = std::make_unique<TerminalSafeOStream>(*TraceDiag);
+  raw_ostream &Diag = OwnDiag ? *OwnDiag : P->Diag;
   ImportOptions IOpts;
-  IOpts.Threads = O.Threads;
+  IOpts.Threads = P->threads();
   IOpts.MaxEvents = O.MaxEvents;
   IOpts.MaxMemory = P->maxMemory();
   if (ProgressInstrumentation *PI = P->Progress) {
@@ -588,9 +605,9 @@ Expected<std::unique_ptr<TraceRun>> Session::importTrace(StringRef Path,
       P->Progress->finishLine();
   }
   bool CaptureMerged = false;
-  if (Error E = mergeCaptures(O, P->Diag, *T, Path, IOpts, CaptureMerged))
+  if (Error E = mergeCaptures(O, Diag, *T, Path, IOpts, CaptureMerged))
     return E;
-  if (Error E = applySteps(O, P->Steps, P->Diag, *T, Path))
+  if (Error E = applySteps(O, P->Steps, Diag, *T, Path))
     return E;
   // The importer's parse buffers are freed by now; their pages would
   // otherwise stay in the process under the analyses' growth.
@@ -615,6 +632,7 @@ Expected<std::unique_ptr<TraceRun>> Session::importTrace(StringRef Path,
     return E;
   auto R = std::make_unique<TraceRun::Impl>(Path.str(), Last, std::move(*T));
   R->CaptureMerged = CaptureMerged;
+  R->Diag = std::move(OwnDiag);
   R->Done = Stage::Import;
   return std::unique_ptr<TraceRun>(new TraceRun(std::move(R)));
 }
@@ -623,7 +641,7 @@ Error Session::gate(TraceRun &Run) {
   TraceRun::Impl &R = *Run.P;
   assert(R.Done == Stage::Import && !R.AM && "gate() runs once, after import");
   const SessionOptions &O = P->Opts;
-  raw_ostream &Diag = P->Diag;
+  raw_ostream &Diag = P->diag(R);
   P->phase("gate");
   if (Error E = P->budgetStage(R.Path, "the quality gate"))
     return E;
@@ -662,7 +680,7 @@ Error Session::gate(TraceRun &Run) {
   // Every report needs the unified perf table, the longest analysis: with a
   // second thread it starts now instead of after the serial quality gate (a
   // later get() waits for it instead of recomputing).
-  if (effectiveThreads(O.Threads) > 1 && R.Last != Stage::Passes) {
+  if (effectiveThreads(P->threads()) > 1 && R.Last != Stage::Passes) {
     AnalysisManager *AM = R.AM.get();
     R.Early.start([AM] { AM->get<UnifiedPerfTable>(); }, P->timeTrace());
   }
@@ -695,7 +713,7 @@ Error Session::computeAnalyses(TraceRun &Run) {
   assert(R.Done == Stage::Analyses && "computeAnalyses() runs after gate()");
   P->phase("analyses");
   P->Budget->enterStage("the analyses");
-  tl::computeAnalyses(*R.AM, R.Prefetch, P->Opts.Threads);
+  tl::computeAnalyses(*R.AM, R.Prefetch, P->threads());
   P->finishProgressLine();
   if (Error E = P->Budget->check(R.Path))
     return E;
@@ -712,13 +730,14 @@ Error Session::runPasses(TraceRun &Run) {
   PassManager PM(std::move(*R.Pipeline));
   R.Pipeline.reset();
   PassManagerOptions PMOpts;
-  PMOpts.Threads = O.Threads;
+  PMOpts.Threads = P->threads();
   bool Emits = R.Last == Stage::Report;
   if (R.Dir.empty())
     R.Dir = O.OutDir.empty() ? defaultOutputDir(R.Path) : O.OutDir;
   // The report is written into a staging directory and committed whole
-  // after the last emitter (the early perf CSVs included).
-  if (Emits && !R.Out) {
+  // after the last emitter (the early perf CSVs included); a run given a
+  // write directory (setOutputDirs) leaves the commit to its caller.
+  if (Emits && !R.Out && R.WriteDir.empty()) {
     OutputTransactionOptions TO;
     TO.WaitForLock = O.WaitForLock;
     TO.ToolName = O.ToolName;
@@ -762,7 +781,7 @@ Error Session::runPasses(TraceRun &Run) {
   EarlyCtx.ReportDir = R.Dir;
   if (Emits) {
     PMOpts.Prefetch = analysisJobs(*R.AM, R.Prefetch);
-    if (effectiveThreads(O.Threads) > 1 &&
+    if (effectiveThreads(P->threads()) > 1 &&
         !sys::fs::create_directories(R.WriteDir))
       for (std::function<void()> &J : R.Emitters.earlyJobs(EarlyCtx))
         PMOpts.Prefetch.push_back(std::move(J));
@@ -813,7 +832,7 @@ Error Session::emitReport(TraceRun &Run) {
   TraceRun::Impl &R = *Run.P;
   assert(R.Done == Stage::Passes && "emitReport() runs once, after passes");
   const SessionOptions &O = P->Opts;
-  raw_ostream &Diag = P->Diag;
+  raw_ostream &Diag = P->diag(R);
   if (P->AOpts.Reference) {
     StringRef W = R.AM->get<TraceDiff>().frameworkWarning();
     if (!W.empty())
@@ -842,7 +861,7 @@ Error Session::emitReport(TraceRun &Run) {
     }
     std::vector<EmitterTiming> EmitTimes;
     EmitOptions EOpts;
-    EOpts.Threads = O.Threads;
+    EOpts.Threads = P->threads();
     EOpts.TimeTrace = P->timeTrace();
     P->Budget->enterStage("the report");
     Error E = R.Emitters.emitAll(Ctx, &EmitTimes, EOpts);
@@ -969,6 +988,13 @@ void TraceRun::setOutputDir(StringRef Dir) {
   assert((!P->Done || *P->Done < Stage::Passes) &&
          "the output directory is set before the passes stage");
   P->Dir = Dir.str();
+}
+void TraceRun::setOutputDirs(StringRef Dir, StringRef WriteDir) {
+  assert((!P->Done || *P->Done < Stage::Passes) &&
+         "the output is set before the passes stage");
+  P->Dir = Dir.str();
+  P->WriteDir = WriteDir.str();
+  P->Out = nullptr;
 }
 void TraceRun::setOutput(OutputTransaction &Out, StringRef SubDir) {
   assert((!P->Done || *P->Done < Stage::Passes) &&

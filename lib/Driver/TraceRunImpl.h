@@ -12,6 +12,7 @@
 #include "tl/Pass/PassPipeline.h"
 #include "tl/Report/Emitter.h"
 #include "tl/Support/OutputTransaction.h"
+#include "tl/Support/TerminalText.h"
 
 #include <optional>
 
@@ -49,6 +50,9 @@ struct TraceRun::Impl {
   /// Out when this run began it (committed at the end of the report).
   std::unique_ptr<OutputTransaction> OwnedOut;
   EmitterRegistry Emitters;
+  /// This trace's own message stream (importTrace's TraceDiag), else the
+  /// session's.
+  std::unique_ptr<TerminalSafeOStream> Diag;
   std::vector<FailOnMatch> Matches;
   std::vector<GateResult> Gates;
 

@@ -53,7 +53,11 @@ struct RankState {
   unsigned Rank = 0, Device = 0;
   int64_t Cpu = 0, Compute = 0, Comm = 0; // ns: CPU clock, stream ends
   int64_t Corr = 0, Ext = 0;
+  /// Events not yet written (write() appends them after every step, so a
+  /// job of many large ranks needs no more than a step's text).
   std::vector<std::string> Events;
+  std::FILE *F = nullptr;
+  uint64_t Written = 0, NumWritten = 0;
   int64_t Pid() const { return 1000 + Rank; }
 };
 
@@ -84,8 +88,29 @@ public:
       Delay[R] += int64_t(D * 1000);
   }
 
-  void run() {
-    for (unsigned S = 0; S < O.Steps; ++S) {
+  ~Job() {
+    for (RankState &R : Ranks)
+      if (R.F)
+        std::fclose(R.F);
+  }
+
+  /// Simulate and write the steps: --steps of them, or with --target-mb
+  /// until rank 0's file has that size.
+  bool run(std::string &Err) {
+    for (RankState &R : Ranks) {
+      std::string Path = path(R);
+      R.F = std::fopen(Path.c_str(), "wb");
+      if (!R.F) {
+        Err = Path + ": cannot open for writing";
+        return false;
+      }
+      if (!put(R, header(R), Err))
+        return false;
+    }
+    for (unsigned S = 0;
+         O.TargetMb > 0 ? double(Ranks[0].Written) < O.TargetMb * 1e6
+                        : S < O.Steps;
+         ++S) {
       int64_t Step = FirstStep + S;
       std::vector<int64_t> StepStart;
       for (RankState &R : Ranks)
@@ -116,28 +141,44 @@ public:
               fmt::format("\"External id\": {}", ++R.Ext));
         R.Cpu += 2000;
       }
+      for (RankState &R : Ranks)
+        if (!flush(R, Err))
+          return false;
     }
+    for (RankState &R : Ranks) {
+      bool Ok = put(R, "\n]}\n", Err);
+      Ok = Ok && std::fclose(R.F) == 0;
+      R.F = nullptr;
+      if (!Ok) {
+        if (Err.empty())
+          Err = path(R) + ": write failed";
+        return false;
+      }
+    }
+    return true;
   }
 
-  bool write(std::string &Err) {
-    for (RankState &R : Ranks) {
-      std::string Path = fmt::format("{}/rank{}.json", O.Dir, R.Rank);
-      std::FILE *F = std::fopen(Path.c_str(), "wb");
-      if (!F) {
-        Err = Path + ": cannot open for writing";
-        return false;
-      }
-      std::string Text = header(R);
-      for (size_t I = 0; I < R.Events.size(); ++I)
-        Text += (I ? ",\n  " : "  ") + R.Events[I];
-      Text += "\n]}\n";
-      bool Ok = std::fwrite(Text.data(), 1, Text.size(), F) == Text.size();
-      Ok &= std::fclose(F) == 0;
-      if (!Ok) {
-        Err = Path + ": write failed";
-        return false;
-      }
+  std::string path(const RankState &R) const {
+    return fmt::format("{}/rank{}.json", O.Dir, R.Rank);
+  }
+  bool put(RankState &R, const std::string &Text, std::string &Err) {
+    if (std::fwrite(Text.data(), 1, Text.size(), R.F) != Text.size()) {
+      Err = path(R) + ": write failed";
+      return false;
     }
+    R.Written += Text.size();
+    return true;
+  }
+  /// The pending events, joined as one traceEvents array.
+  bool flush(RankState &R, std::string &Err) {
+    std::string Text;
+    for (const std::string &E : R.Events)
+      Text += (R.NumWritten++ ? ",\n  " : "  ") + E;
+    R.Events.clear();
+    return put(R, Text, Err);
+  }
+
+  bool writeTruth(std::string &Err) {
     if (O.TruthFile.empty())
       return true;
     std::FILE *F = std::fopen(O.TruthFile.c_str(), "wb");
@@ -193,9 +234,36 @@ private:
         Corr, R.Device, Stream, us(KernelTs)));
   }
 
+  /// An elementwise kernel of fixed length (--job-fill-kernels).
+  void fill(RankState &R) {
+    int64_t Ext = ++R.Ext, Corr = ++R.Corr;
+    int64_t C = R.Cpu;
+    event(R, "cpu_op", "aten::add", R.Pid(), R.Pid(), C, 9000,
+          fmt::format("\"External id\": {}", Ext));
+    int64_t Launch = C + 2000;
+    event(R, "cuda_runtime", "cudaLaunchKernel", R.Pid(), R.Pid(), Launch,
+          5000,
+          fmt::format("\"cbid\": 211, \"correlation\": {}, \"External id\": {}",
+                      Corr, Ext));
+    int64_t Start = std::max(R.Compute, Launch + LaunchLatencyNs);
+    event(R, "kernel",
+          "void at::native::vectorized_elementwise_kernel<4, "
+          "at::native::CUDAFunctor_add<c10::BFloat16> >",
+          R.Device, ComputeStream, Start, 8000,
+          fmt::format("\"External id\": {}, \"device\": {}, \"stream\": {}, "
+                      "\"correlation\": {}, \"grid\": [1024, 1, 1], "
+                      "\"block\": [128, 1, 1]",
+                      Ext, R.Device, ComputeStream, Corr));
+    flow(R, Corr, Launch, Start, ComputeStream);
+    R.Compute = Start + 8000;
+    R.Cpu = C + 10000;
+  }
+
   /// A GEMM before a collective; the straggler's and the skew's extra time
   /// is in it (the rank has more work before the collective).
   void compute(RankState &R, int64_t BaseNs) {
+    for (unsigned K = 0; K < O.FillKernels; ++K)
+      fill(R);
     int64_t Ext = ++R.Ext, Corr = ++R.Corr;
     int64_t C = R.Cpu;
     event(R, "cpu_op", "aten::mm", R.Pid(), R.Pid(), C, 20000,
@@ -384,8 +452,7 @@ bool parseStraggler(const std::string &S, unsigned &Rank, double &DelayUs) {
 
 bool generateJob(const JobOptions &O, std::string &Err) {
   Job J(O);
-  J.run();
-  return J.write(Err);
+  return J.run(Err) && J.writeTruth(Err);
 }
 
 } // namespace tlgen

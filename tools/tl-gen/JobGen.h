@@ -31,6 +31,12 @@ struct JobOptions {
   /// Leave out Seq (older PyTorch): tl must match by order.
   bool NoSeq = false;
   std::string TruthFile;
+  /// > 0: steps until rank 0's trace has this many MB (1e6 bytes);
+  /// Steps is then ignored.
+  double TargetMb = 0;
+  /// Elementwise kernels before each GEMM (no delay, no jitter: the truth
+  /// is the same).
+  unsigned FillKernels = 0;
 };
 
 /// Writes the traces (and the truth); false with Err set on an I/O error.

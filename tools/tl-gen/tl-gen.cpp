@@ -1619,6 +1619,12 @@ int main(int argc, char **argv) {
                           cl::desc("ProfilerStep#N iterations (ignored when "
                                    "--target-mb or --events is given; default 2)"),
                           cl::init(2), cl::cat(GenCat));
+  cl::opt<unsigned> JobFill(
+      "job-fill-kernels",
+      cl::desc("With -o DIR/: elementwise kernels before each GEMM of a "
+               "job's layer (fewer collectives per MB, as in real training "
+               "traces; default 0)"),
+      cl::init(0), cl::cat(GenCat));
   cl::opt<unsigned> Layers("layers", cl::desc("Decoder layers per step (default 2)"),
                            cl::init(2), cl::cat(GenCat));
   cl::opt<unsigned> Hidden("hidden", cl::desc("Hidden size; the MLP is 4x wider (default 1024)"), cl::init(1024),
@@ -1730,6 +1736,8 @@ int main(int argc, char **argv) {
     J.SkewUs = SkewUs;
     J.NoSeq = NoSeq;
     J.TruthFile = TruthFile;
+    J.TargetMb = TargetMB;
+    J.FillKernels = JobFill;
     if (Ranks == 0 || Steps == 0 || Layers == 0 || Hidden == 0 ||
         !(SkewUs >= 0)) {
       llvm::errs() << "tl-gen: error: a job needs ranks, steps, layers, "

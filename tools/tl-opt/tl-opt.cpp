@@ -11,10 +11,12 @@
 // finding or a report metric matched --fail-on (2 wins when both apply).
 //
 //===----------------------------------------------------------------------===//
+#include "MpiWorld.h"
 #include "VerifyFindings.h"
 
 #include "tl/Driver/Job.h"
 #include "tl/Driver/JobReportValidator.h"
+#include "tl/Driver/RankOutcomeCodec.h"
 #include "tl/Driver/Session.h"
 #include "tl/IR/Printer.h"
 #include "tl/Pass/PassRegistry.h"
@@ -163,6 +165,12 @@ struct Options {
       "threads", cl::desc("Worker threads for passes (0 = all cores, 1 = "
                           "serial); output is identical for every value"),
       cl::init(0), cl::cat(Pipeline)};
+  cl::opt<bool> Mpi{
+      "mpi",
+      cl::desc("Under mpirun/srun: spread a job's traces over the MPI "
+               "processes; process 0 writes the job report (the same as "
+               "without --mpi). --threads is per process"),
+      cl::cat(Pipeline)};
   cl::opt<bool> ListPasses{
       "list-passes",
       cl::desc("List passes, their options and the named pipelines, then exit"),
@@ -341,6 +349,64 @@ void releaseOptionNames() {
       Existing->removeArgument();
 }
 
+/// tl-opt --mpi: process 0's OutputTransaction (Out, null on the others)
+/// is where every process writes its ranks' reports; the others learn its
+/// staging directory first. Every process returns process 0's exit code.
+int runMpiJob(Session &S, const JobInputs &Job, OutputTransaction *Out,
+              StringRef OutDir, MpiWorld &W) {
+  // An empty staging directory: process 0 failed (and said why).
+  std::string Staging =
+      W.broadcast(Out ? Out->stagingDir().str() : std::string());
+  if (Staging.empty())
+    return 1;
+  std::string Dir = W.broadcast(Out ? Out->dir().str() : std::string());
+  const SessionOptions &O = S.options();
+  int Exit = 0;
+  // Process p analyses the traces p, p + P, p + 2P, ... of the job.
+  std::vector<size_t> Positions;
+  for (size_t I = size_t(W.rank()); I < Job.Traces.size();
+       I += size_t(W.size()))
+    Positions.push_back(I);
+  if (W.rank() == 0)
+    announceJob(O, Job, errs());
+  std::vector<RankOutcome> Mine;
+  if (Positions.empty()) {
+    // More processes than traces: nothing to analyse here.
+  } else if (Error E = S.begin()) {
+    // Its first trace carries the error to process 0.
+    RankOutcome R;
+    R.Position = Positions.front();
+    R.Started = true;
+    R.Error = toString(std::move(E));
+    Mine.push_back(std::move(R));
+  } else {
+    Mine = analyzeRanks(S, Job, Positions, Dir, Staging, Out, errs(),
+                        jobWorkers(O, Positions.size()));
+  }
+  Expected<std::vector<std::string>> All = W.gather(encodeRankOutcomes(Mine));
+  if (W.rank() == 0) {
+    Exit = [&]() -> int {
+      if (!All)
+        return fail(All.takeError());
+      std::vector<RankOutcome> Outcomes;
+      for (const std::string &B : *All)
+        if (Error E = decodeRankOutcomes(B, Outcomes))
+          return fail(std::move(E));
+      Expected<JobResult> R =
+          finishJob(O, Job, std::move(Outcomes), *Out, errs());
+      if (!R)
+        return fail(R.takeError());
+      Error E = Out->commit();
+      for (const std::string &Wn : Out->warnings())
+        WithColor::warning(errs(), "tl-opt") << terminalSafe(Wn) << "\n";
+      if (E)
+        return fail(std::move(E));
+      return R->FailedPasses ? 2 : R->FailOnTripped ? 3 : 0;
+    }();
+  }
+  return W.broadcast(Exit);
+}
+
 int run(int argc, char **argv) {
   releaseOptionNames();
   Options O;
@@ -359,6 +425,18 @@ int run(int argc, char **argv) {
       "  per-rank table in <out>/analysis.md, <out>/multirank/ranks.csv.\n\n"
       "  Exit codes: 0 ok, 1 input/usage error, 2 a pass failed,\n"
       "  3 a finding or a report metric matched --fail-on.\n");
+
+  // Every process of an MPI run takes the same decisions up to the job
+  // (the same arguments and files); from there process 0 alone checks and
+  // stages the output and reports errors.
+  std::unique_ptr<MpiWorld> World;
+  if (O.Mpi) {
+    auto W = MpiWorld::init();
+    if (!W)
+      return fail(W.takeError());
+    World = std::move(*W);
+  }
+  bool Leader = !World || World->rank() == 0;
 
   if (O.ValidateReport.getNumOccurrences()) {
     if (!sys::fs::is_directory(O.ValidateReport))
@@ -388,6 +466,10 @@ int run(int argc, char **argv) {
     if (!J)
       return fail(J.takeError());
     Job = std::move(*J);
+  } else if (World) {
+    return fail("--mpi analyses a job: give a directory of traces or "
+                "several traces, and no --print-ir, --stop-after or "
+                "--verify-findings");
   } else {
     for (const std::string &TracePath : O.Traces)
       if (Error E = checkTraceFile(TracePath))
@@ -403,8 +485,12 @@ int run(int argc, char **argv) {
     return fail("--stop-after must be 'import', 'analyses' or 'passes', got "
                 "'" + StopAfter + "'");
   Opts->ToolPath = sys::fs::getMainExecutable(argv[0], (void *)&showProgress);
-  Opts->Progress = showProgress(*Opts);
   Opts->ProgressInteractive = errs().is_displayed();
+  // The progress line follows one trace; ranks analysed concurrently have
+  // their "rank N (i/M)" lines instead.
+  Opts->Progress = false;
+  if (!World && (!Job || jobWorkers(*Opts, Job->Traces.size()) == 1))
+    Opts->Progress = showProgress(*Opts);
   // --print-ir only imports (and verifies); it needs no passes and no
   // reference trace.
   bool PrintIR = O.PrintIR.getNumOccurrences();
@@ -449,19 +535,25 @@ int run(int argc, char **argv) {
       return fail("--time-trace records one trace's run; give one trace "
                   "per run when using it");
   }
-  // Where the report goes is checked before anything is imported.
-  if (Writes) {
+  // Where the report goes is checked before anything is imported (by
+  // process 0 of an MPI run; the others wait for its verdict).
+  auto FailLeader = [&](Error E) {
+    if (World)
+      World->broadcast(std::string());
+    return fail(std::move(E));
+  };
+  if (Writes && Leader) {
     std::string Dir = OutDir;
     if (Dir.empty())
       Dir = Job ? Job->DefaultOutDir : defaultOutputDir(O.Traces.front());
     if (Error E = checkOutputDir(Dir))
-      return fail(std::move(E));
+      return FailLeader(std::move(E));
     if (Error E = Job ? checkJobOutputDir(Dir) : checkSingleOutputDir(Dir))
-      return fail(std::move(E));
+      return FailLeader(std::move(E));
     for (const std::string &File : {JunitFile, SarifFile})
       if (!File.empty())
         if (Error E = checkOutputFile(File))
-          return fail(std::move(E));
+          return FailLeader(std::move(E));
     OutDir = Dir;
   }
   if (O.Traces.size() > 1 && VerifyFindings)
@@ -476,13 +568,13 @@ int run(int argc, char **argv) {
   // one as a whole at the end; the lock is taken now, so a second run into
   // the same directory fails before it imports anything.
   std::unique_ptr<OutputTransaction> Out;
-  if (Writes) {
+  if (Writes && Leader) {
     OutputTransactionOptions TO;
     TO.WaitForLock = O.WaitLock;
     TO.CleanUpOnSignal = true;
     auto T = OutputTransaction::begin(OutDir, TO);
     if (!T)
-      return fail(T.takeError());
+      return FailLeader(T.takeError());
     Out = std::move(*T);
   }
   auto Commit = [&]() -> Error {
@@ -493,6 +585,8 @@ int run(int argc, char **argv) {
       WithColor::warning(errs(), "tl-opt") << terminalSafe(W) << "\n";
     return E;
   };
+  if (World)
+    return runMpiJob(**S, *Job, Out.get(), OutDir, *World);
   if (Error E = (*S)->begin())
     return fail(std::move(E));
   if (Job) {

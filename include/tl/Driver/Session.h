@@ -76,9 +76,16 @@ public:
   /// Write --time-trace's file. Call after the last trace.
   llvm::Error finish();
 
-  /// The stages; each checks that the one before it ran.
+  /// Threads of each trace's stages from now on, instead of the options'
+  /// (a job running several traces at once gives each a share).
+  void setThreadsPerTrace(unsigned Threads);
+
+  /// The stages; each checks that the one before it ran. TraceDiag: where
+  /// this trace's notes and warnings go instead of the session's stream
+  /// (traces analysed concurrently each buffer their own).
   llvm::Expected<std::unique_ptr<TraceRun>>
-  importTrace(llvm::StringRef Path, Stage Last = Stage::Report);
+  importTrace(llvm::StringRef Path, Stage Last = Stage::Report,
+              llvm::raw_ostream *TraceDiag = nullptr);
   llvm::Error gate(TraceRun &R);
   /// Stage::Analyses: compute the analyses the passes and reports would use.
   llvm::Error computeAnalyses(TraceRun &R);

@@ -68,6 +68,10 @@ public:
   /// directory (its SubDir, a job's rank<N>), named as Out.dir()/SubDir;
   /// whoever owns Out commits it.
   void setOutput(OutputTransaction &Out, llvm::StringRef SubDir = "");
+  /// Before the passes stage: write the report into WriteDir, named as
+  /// Dir, with no transaction of its own: the caller commits WriteDir's
+  /// tree (an MPI process writing into process 0's staging directory).
+  void setOutputDirs(llvm::StringRef Dir, llvm::StringRef WriteDir);
   /// After the report stage.
   llvm::ArrayRef<FailOnMatch> failOnMatches() const;
   /// Every --fail-on clause and whether it tripped (report stage).

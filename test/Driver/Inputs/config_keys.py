@@ -19,6 +19,7 @@ ACTIONS = {
     "help", "help-hidden", "help-list", "help-list-hidden",
     "print-all-options", "print-options", "version", "h",
     "wait-lock",  # how this command line waits for a lock, not a setting
+    "mpi",  # how this command line was launched (under mpirun), not a setting
 }
 # Flags whose key is spelled differently (docs/Driver.md).
 RENAMED = {"o": "output", "pass-pipeline": "pipeline", "no-progress": "progress"}

@@ -1,0 +1,258 @@
+//===- RankOutcomeCodec.cpp - A job's rank outcomes as bytes --------------===//
+#include "tl/Driver/RankOutcomeCodec.h"
+
+#include "llvm/ADT/bit.h"
+#include "llvm/Support/Endian.h"
+
+using namespace llvm;
+
+namespace tl {
+
+namespace {
+constexpr uint8_t CodecVersion = 1;
+
+class Writer {
+public:
+  std::string Bytes;
+  void u8(uint8_t V) { Bytes.push_back(char(V)); }
+  void u64(uint64_t V) {
+    char B[8];
+    support::endian::write64le(B, V);
+    Bytes.append(B, 8);
+  }
+  void i64(int64_t V) { u64(uint64_t(V)); }
+  void f64(double V) { u64(bit_cast<uint64_t>(V)); }
+  void flag(bool V) { u8(V ? 1 : 0); }
+  void str(StringRef S) {
+    u64(S.size());
+    Bytes.append(S.data(), S.size());
+  }
+  void opt(const std::optional<int64_t> &V) {
+    flag(V.has_value());
+    if (V)
+      i64(*V);
+  }
+  void ints(ArrayRef<int64_t> V) {
+    u64(V.size());
+    for (int64_t X : V)
+      i64(X);
+  }
+  void groups(const std::map<std::string, std::vector<int64_t>> &M) {
+    u64(M.size());
+    for (const auto &[K, V] : M) {
+      str(K);
+      ints(V);
+    }
+  }
+};
+
+class Reader {
+public:
+  explicit Reader(StringRef B) : B(B) {}
+  bool Bad = false;
+  bool done() const { return Pos == B.size(); }
+
+  uint8_t u8() {
+    if (!need(1))
+      return 0;
+    return uint8_t(B[Pos++]);
+  }
+  uint64_t u64() {
+    if (!need(8))
+      return 0;
+    uint64_t V = support::endian::read64le(B.data() + Pos);
+    Pos += 8;
+    return V;
+  }
+  int64_t i64() { return int64_t(u64()); }
+  double f64() { return bit_cast<double>(u64()); }
+  bool flag() { return u8() != 0; }
+  std::string str() {
+    uint64_t N = u64();
+    if (!need(N))
+      return {};
+    std::string S = B.substr(Pos, N).str();
+    Pos += N;
+    return S;
+  }
+  std::optional<int64_t> opt() {
+    if (!flag())
+      return std::nullopt;
+    return i64();
+  }
+  /// A count of items of at least MinBytes each: never more than the bytes
+  /// left could hold.
+  uint64_t count(uint64_t MinBytes) {
+    uint64_t N = u64();
+    if (N > (B.size() - Pos) / MinBytes)
+      Bad = true;
+    return Bad ? 0 : N;
+  }
+  std::vector<int64_t> ints() {
+    std::vector<int64_t> V(count(8));
+    for (int64_t &X : V)
+      X = i64();
+    return V;
+  }
+  std::map<std::string, std::vector<int64_t>> groups() {
+    std::map<std::string, std::vector<int64_t>> M;
+    for (uint64_t I = 0, N = count(16); I < N; ++I) {
+      std::string K = str();
+      M[K] = ints();
+    }
+    return M;
+  }
+
+private:
+  bool need(uint64_t N) {
+    if (Bad || N > B.size() - Pos)
+      Bad = true;
+    return !Bad;
+  }
+  StringRef B;
+  size_t Pos = 0;
+};
+
+void writeInstance(Writer &W, const CollectiveInstance &I) {
+  W.str(I.Pg);
+  W.str(I.PgDesc);
+  W.opt(I.Seq);
+  W.str(I.CollName);
+  W.str(I.CollType);
+  W.str(I.Dtype);
+  W.opt(I.InNelems);
+  W.opt(I.OutNelems);
+  W.opt(I.GroupSize);
+  W.ints(I.PgRanks);
+  W.flag(I.PgRanksTruncated);
+  W.i64(I.Stream);
+  W.f64(I.Start);
+  W.f64(I.End);
+  W.u64(I.NumKernels);
+  W.str(I.Kernel);
+  W.opt(I.Step);
+}
+
+CollectiveInstance readInstance(Reader &R) {
+  CollectiveInstance I;
+  I.Pg = R.str();
+  I.PgDesc = R.str();
+  I.Seq = R.opt();
+  I.CollName = R.str();
+  I.CollType = R.str();
+  I.Dtype = R.str();
+  I.InNelems = R.opt();
+  I.OutNelems = R.opt();
+  I.GroupSize = R.opt();
+  I.PgRanks = R.ints();
+  I.PgRanksTruncated = R.flag();
+  I.Stream = R.i64();
+  I.Start = R.f64();
+  I.End = R.f64();
+  I.NumKernels = unsigned(R.u64());
+  I.Kernel = R.str();
+  I.Step = R.opt();
+  return I;
+}
+
+void writeSummary(Writer &W, const RankSummary &S) {
+  W.str(S.Claim.Path);
+  W.u64(S.Claim.Position);
+  W.i64(S.Claim.Rank);
+  W.u8(uint8_t(S.Claim.Source));
+  W.f64(S.WallUs);
+  W.flag(S.HasGpu);
+  for (double D : {S.ComputationUs, S.ExposedCommUs, S.ExposedMemcpyUs,
+                   S.BusyUs, S.IdleUs, S.TotalUs, S.TotalCommUs,
+                   S.TotalMemcpyUs})
+    W.f64(D);
+  W.i64(S.Collectives.Rank);
+  W.u64(S.Collectives.Instances.size());
+  for (const CollectiveInstance &I : S.Collectives.Instances)
+    writeInstance(W, I);
+  W.groups(S.Collectives.PgConfig);
+  W.groups(S.Collectives.PgRanks);
+  W.u64(S.DeviceCount);
+  W.u64(S.StepTimes.size());
+  for (const auto &[N, T] : S.StepTimes) {
+    W.i64(N);
+    W.f64(T);
+  }
+}
+
+RankSummary readSummary(Reader &R) {
+  RankSummary S;
+  S.Claim.Path = R.str();
+  S.Claim.Position = R.u64();
+  S.Claim.Rank = R.i64();
+  uint8_t Src = R.u8();
+  if (Src > uint8_t(RankSource::Position))
+    R.Bad = true;
+  S.Claim.Source = RankSource(Src);
+  S.WallUs = R.f64();
+  S.HasGpu = R.flag();
+  for (double *D : {&S.ComputationUs, &S.ExposedCommUs, &S.ExposedMemcpyUs,
+                    &S.BusyUs, &S.IdleUs, &S.TotalUs, &S.TotalCommUs,
+                    &S.TotalMemcpyUs})
+    *D = R.f64();
+  S.Collectives.Rank = R.i64();
+  // An instance takes well over 32 bytes.
+  for (uint64_t I = 0, N = R.count(32); I < N && !R.Bad; ++I)
+    S.Collectives.Instances.push_back(readInstance(R));
+  S.Collectives.PgConfig = R.groups();
+  S.Collectives.PgRanks = R.groups();
+  S.DeviceCount = R.u64();
+  for (uint64_t I = 0, N = R.count(16); I < N; ++I) {
+    int64_t Num = R.i64();
+    S.StepTimes.push_back({Num, R.f64()});
+  }
+  return S;
+}
+} // namespace
+
+std::string encodeRankOutcomes(ArrayRef<RankOutcome> Outcomes) {
+  Writer W;
+  W.u8(CodecVersion);
+  W.u64(Outcomes.size());
+  for (const RankOutcome &O : Outcomes) {
+    W.u64(O.Position);
+    W.flag(O.Started);
+    W.flag(O.Imported);
+    W.opt(O.Ids.Rank);
+    W.opt(O.Ids.WorldSize);
+    W.str(O.Error);
+    W.flag(O.FailedPasses);
+    W.flag(O.FailOnTripped);
+    W.flag(O.Summary.has_value());
+    if (O.Summary)
+      writeSummary(W, *O.Summary);
+  }
+  return std::move(W.Bytes);
+}
+
+Error decodeRankOutcomes(StringRef Bytes, std::vector<RankOutcome> &Out) {
+  Reader R(Bytes);
+  if (R.u8() != CodecVersion)
+    return createStringError(inconvertibleErrorCode(),
+                             "rank summaries: unknown format version");
+  for (uint64_t I = 0, N = R.count(8); I < N && !R.Bad; ++I) {
+    RankOutcome O;
+    O.Position = R.u64();
+    O.Started = R.flag();
+    O.Imported = R.flag();
+    O.Ids.Rank = R.opt();
+    O.Ids.WorldSize = R.opt();
+    O.Error = R.str();
+    O.FailedPasses = R.flag();
+    O.FailOnTripped = R.flag();
+    if (R.flag())
+      O.Summary = readSummary(R);
+    Out.push_back(std::move(O));
+  }
+  if (R.Bad || !R.done())
+    return createStringError(inconvertibleErrorCode(),
+                             "rank summaries: truncated or malformed data");
+  return Error::success();
+}
+
+} // namespace tl

@@ -1,0 +1,165 @@
+//===- RankOutcomeCodecTest.cpp - Rank outcomes through bytes and back ----===//
+//
+// What an MPI process sends must come back field for field: the values
+// below are arbitrary, distinct per field, and compared one by one.
+//
+//===----------------------------------------------------------------------===//
+#include "tl/Driver/RankOutcomeCodec.h"
+
+#include "gtest/gtest.h"
+
+#include <cmath>
+
+using namespace tl;
+
+namespace {
+
+RankOutcome sample() {
+  RankOutcome O;
+  O.Position = 7;
+  O.Started = true;
+  O.Imported = true;
+  O.Ids.Rank = 5;
+  O.Ids.WorldSize = 64;
+  O.FailedPasses = true;
+  O.FailOnTripped = false;
+  RankSummary S;
+  S.Claim = {"job/rank5.json", 7, 5, RankSource::DistributedInfo};
+  S.WallUs = 1234.5;
+  S.HasGpu = true;
+  S.ComputationUs = 0.1;
+  S.ExposedCommUs = 1.0 / 3.0;
+  S.ExposedMemcpyUs = 3;
+  S.BusyUs = 4;
+  S.IdleUs = 5;
+  S.TotalUs = 6e10;
+  S.TotalCommUs = -0.0;
+  S.TotalMemcpyUs = 8;
+  S.Collectives.Rank = 5;
+  CollectiveInstance I;
+  I.Pg = "0";
+  I.PgDesc = "default_pg";
+  I.Seq = 42;
+  I.CollName = "allreduce";
+  I.CollType = "allreduce";
+  I.Dtype = "BFloat16";
+  I.InNelems = 1048576;
+  I.GroupSize = 64;
+  I.PgRanks = {0, 1, 63};
+  I.PgRanksTruncated = true;
+  I.Stream = 20;
+  I.Start = 1000.125;
+  I.End = 2000.25;
+  I.NumKernels = 2;
+  I.Kernel = "ncclDevKernel_AllReduce_Sum_bf16_RING_LL";
+  I.Step = 6;
+  S.Collectives.Instances.push_back(I);
+  CollectiveInstance J; // every optional empty
+  J.Kernel = "ncclKernel";
+  S.Collectives.Instances.push_back(J);
+  S.Collectives.PgConfig["0"] = {0, 1, 2};
+  S.Collectives.PgConfig["1"] = {};
+  S.Collectives.PgRanks["3"] = {6, 7};
+  S.DeviceCount = 8;
+  S.StepTimes = {{5, 10.5}, {6, 11.25}};
+  O.Summary = S;
+  return O;
+}
+
+TEST(RankOutcomeCodec, EveryFieldComesBack) {
+  RankOutcome Failed;
+  Failed.Position = 3;
+  Failed.Started = true;
+  Failed.Error = "job/rank3.json: not a trace";
+  std::string Bytes = encodeRankOutcomes({sample(), Failed});
+  std::vector<RankOutcome> Out;
+  ASSERT_FALSE(bool(decodeRankOutcomes(Bytes, Out)));
+  ASSERT_EQ(Out.size(), 2u);
+
+  const RankOutcome &O = Out[0];
+  EXPECT_EQ(O.Position, 7u);
+  EXPECT_TRUE(O.Started);
+  EXPECT_TRUE(O.Imported);
+  EXPECT_EQ(O.Ids.Rank, 5);
+  EXPECT_EQ(O.Ids.WorldSize, 64);
+  EXPECT_TRUE(O.FailedPasses);
+  EXPECT_FALSE(O.FailOnTripped);
+  EXPECT_TRUE(O.Error.empty());
+  ASSERT_TRUE(O.Summary.has_value());
+  const RankSummary &S = *O.Summary;
+  EXPECT_EQ(S.Claim.Path, "job/rank5.json");
+  EXPECT_EQ(S.Claim.Position, 7u);
+  EXPECT_EQ(S.Claim.Rank, 5);
+  EXPECT_EQ(S.Claim.Source, RankSource::DistributedInfo);
+  EXPECT_EQ(S.WallUs, 1234.5);
+  EXPECT_TRUE(S.HasGpu);
+  EXPECT_EQ(S.ComputationUs, 0.1);
+  EXPECT_EQ(S.ExposedCommUs, 1.0 / 3.0);
+  EXPECT_EQ(S.ExposedMemcpyUs, 3);
+  EXPECT_EQ(S.BusyUs, 4);
+  EXPECT_EQ(S.IdleUs, 5);
+  EXPECT_EQ(S.TotalUs, 6e10);
+  EXPECT_TRUE(std::signbit(S.TotalCommUs));
+  EXPECT_EQ(S.TotalMemcpyUs, 8);
+  EXPECT_EQ(S.Collectives.Rank, 5);
+  ASSERT_EQ(S.Collectives.Instances.size(), 2u);
+  const CollectiveInstance &I = S.Collectives.Instances[0];
+  EXPECT_EQ(I.Pg, "0");
+  EXPECT_EQ(I.PgDesc, "default_pg");
+  EXPECT_EQ(I.Seq, 42);
+  EXPECT_EQ(I.CollName, "allreduce");
+  EXPECT_EQ(I.CollType, "allreduce");
+  EXPECT_EQ(I.Dtype, "BFloat16");
+  EXPECT_EQ(I.InNelems, 1048576);
+  EXPECT_FALSE(I.OutNelems.has_value());
+  EXPECT_EQ(I.GroupSize, 64);
+  EXPECT_EQ(I.PgRanks, (std::vector<int64_t>{0, 1, 63}));
+  EXPECT_TRUE(I.PgRanksTruncated);
+  EXPECT_EQ(I.Stream, 20);
+  EXPECT_EQ(I.Start, 1000.125);
+  EXPECT_EQ(I.End, 2000.25);
+  EXPECT_EQ(I.NumKernels, 2u);
+  EXPECT_EQ(I.Kernel, "ncclDevKernel_AllReduce_Sum_bf16_RING_LL");
+  EXPECT_EQ(I.Step, 6);
+  const CollectiveInstance &J = S.Collectives.Instances[1];
+  EXPECT_FALSE(J.Seq || J.InNelems || J.GroupSize || J.Step);
+  EXPECT_EQ(J.Stream, -1);
+  EXPECT_EQ(J.Kernel, "ncclKernel");
+  EXPECT_EQ(S.Collectives.PgConfig.size(), 2u);
+  EXPECT_EQ(S.Collectives.PgConfig.at("0"), (std::vector<int64_t>{0, 1, 2}));
+  EXPECT_TRUE(S.Collectives.PgConfig.at("1").empty());
+  EXPECT_EQ(S.Collectives.PgRanks.at("3"), (std::vector<int64_t>{6, 7}));
+  EXPECT_EQ(S.DeviceCount, 8u);
+  ASSERT_EQ(S.StepTimes.size(), 2u);
+  EXPECT_EQ(S.StepTimes[1], (std::pair<int64_t, double>{6, 11.25}));
+
+  EXPECT_EQ(Out[1].Position, 3u);
+  EXPECT_EQ(Out[1].Error, "job/rank3.json: not a trace");
+  EXPECT_FALSE(Out[1].Summary.has_value());
+  EXPECT_FALSE(Out[1].Imported);
+  // And the same bytes again.
+  EXPECT_EQ(encodeRankOutcomes(Out), Bytes);
+}
+
+TEST(RankOutcomeCodec, TruncatedOrForeignBytesAreAnError) {
+  std::string Bytes = encodeRankOutcomes({sample()});
+  for (size_t N = 0; N < Bytes.size(); ++N) {
+    std::vector<RankOutcome> Out;
+    llvm::Error E = decodeRankOutcomes(llvm::StringRef(Bytes).take_front(N),
+                                       Out);
+    EXPECT_TRUE(bool(E)) << "prefix of " << N << " bytes";
+    llvm::consumeError(std::move(E));
+  }
+  std::string Other = Bytes;
+  Other[0] = 9; // another version
+  std::vector<RankOutcome> Out;
+  llvm::Error E = decodeRankOutcomes(Other, Out);
+  ASSERT_TRUE(bool(E));
+  EXPECT_EQ(llvm::toString(std::move(E)),
+            "rank summaries: unknown format version");
+  llvm::Error Extra = decodeRankOutcomes(Bytes + "x", Out);
+  EXPECT_TRUE(bool(Extra));
+  llvm::consumeError(std::move(Extra));
+}
+
+} // namespace
