@@ -98,8 +98,14 @@ std::vector<PassResult> PassManager::run(const Trace &T, AnalysisManager &AM,
     if (Isolated[I]) {
       ChildRunOptions CO;
       CO.TimeoutSeconds = Opts.PassTimeoutSeconds;
-      ChildRunResult CR =
-          runInChildProcess([&] { return RunBody(P); }, CO);
+      ChildRunResult CR = runInChildProcess(
+          [&] {
+            // The hooks are the parent's: another thread may have held
+            // their locks at the fork, and no thread releases them here.
+            AM.setInstrumentation(nullptr);
+            return RunBody(P);
+          },
+          CO);
       Out = std::move(CR.Output);
       R.CpuSeconds = CR.CpuSeconds;
       // The child's counts become the pass's (what instrumentation reads).
