@@ -214,47 +214,24 @@ tl::truncatedStepEvidence(llvm::ArrayRef<ProfilerStep> Steps,
   return Trunc;
 }
 
-void TraceQuality::detect(const Trace &T) {
-  //===--- Counts ---------------------------------------------------------===//
-  llvm::ArrayRef<EventId> CpuOps = T.eventsOfKind(EventKind::CpuOp);
-  C.CpuOps = CpuOps.size();
-  {
-    // Dims lists are interned: tested once per stored list.
-    StrId DimsKey = T.strings().lookup("Input Dims");
-    llvm::DenseMap<uint64_t, bool> Memo;
-    for (EventId E : CpuOps) {
-      ArgValue Dims = T.args(E).getByKeyId(DimsKey);
-      if (!Dims.isArray())
-        continue;
-      auto [It, New] = Memo.try_emplace(Dims.identity(), false);
-      if (New)
-        It->second = hasShapes(Dims);
-      C.CpuOpsWithShapes += It->second;
-    }
-  }
-  for (EventId E : T.eventsOfKind(EventKind::PythonFunction)) {
-    ++C.PythonFrames;
-    if (T.name(E).starts_with("nn.Module: "))
-      ++C.ModuleFrames;
-  }
-  C.GpuEvents = T.gpuEvents().size();
-  C.Kernels = T.eventsOfKind(EventKind::Kernel).size();
+namespace {
 
-  // Profiler window: the Kineto "PyTorch Profiler (N)" span when present.
+/// What the counting steps of TraceQuality::detect leave for its issue
+/// steps.
+struct DetectScan {
+  /// The Kineto "PyTorch Profiler (N)" span when present, else unbounded.
+  bool HaveWindow = false;
   double WinStart = -std::numeric_limits<double>::infinity();
   double WinEnd = std::numeric_limits<double>::infinity();
-  std::optional<Interval> Span = profilerSpan(T);
-  bool HaveWindow = Span.has_value();
-  if (Span) {
-    WinStart = Span->Start;
-    WinEnd = Span->End;
-  }
+  /// Graph launches with no cpu_op above them.
+  std::vector<EventId> GraphLaunchEvents;
+  /// GPU events launched before the first recorded runtime call.
+  uint64_t EarlyCount = 0;
 
-  // Runtime calls: graph launches, captures, mallocs; their first
-  // correlation only when an unlinked GPU event asks (reading an arg of
-  // every runtime call cost more than the rest of this loop).
-  std::optional<std::optional<int64_t>> MinRuntimeCorrMemo;
-  auto MinRuntimeCorr = [&]() -> std::optional<int64_t> {
+  /// The first correlation of the runtime calls, read only when an
+  /// unlinked GPU event asks (reading an arg of every runtime call cost
+  /// more than the rest of the runtime loop).
+  std::optional<int64_t> minRuntimeCorr(const Trace &T) {
     if (!MinRuntimeCorrMemo) {
       std::optional<int64_t> Min;
       for (EventKind K : {EventKind::Runtime, EventKind::Driver})
@@ -265,8 +242,41 @@ void TraceQuality::detect(const Trace &T) {
       MinRuntimeCorrMemo = Min;
     }
     return *MinRuntimeCorrMemo;
-  };
-  std::vector<EventId> GraphLaunchEvents;
+  }
+
+private:
+  std::optional<std::optional<int64_t>> MinRuntimeCorrMemo;
+};
+
+using Counts = TraceQuality::Counts;
+using IssueList = std::vector<QualityIssue>;
+
+void countHostEvents(const Trace &T, Counts &C) {
+  llvm::ArrayRef<EventId> CpuOps = T.eventsOfKind(EventKind::CpuOp);
+  C.CpuOps = CpuOps.size();
+  // Dims lists are interned: tested once per stored list.
+  StrId DimsKey = T.strings().lookup("Input Dims");
+  llvm::DenseMap<uint64_t, bool> Memo;
+  for (EventId E : CpuOps) {
+    ArgValue Dims = T.args(E).getByKeyId(DimsKey);
+    if (!Dims.isArray())
+      continue;
+    auto [It, New] = Memo.try_emplace(Dims.identity(), false);
+    if (New)
+      It->second = hasShapes(Dims);
+    C.CpuOpsWithShapes += It->second;
+  }
+  for (EventId E : T.eventsOfKind(EventKind::PythonFunction)) {
+    ++C.PythonFrames;
+    if (T.name(E).starts_with("nn.Module: "))
+      ++C.ModuleFrames;
+  }
+  C.GpuEvents = T.gpuEvents().size();
+  C.Kernels = T.eventsOfKind(EventKind::Kernel).size();
+}
+
+/// Runtime calls: graph launches, captures, mallocs.
+void countRuntimeCalls(const Trace &T, Counts &C, DetectScan &Scan) {
   // Name tests once per distinct runtime name: bit 0 graph launch, bit 1
   // capture call, bit 2 device malloc.
   NameMemo RuntimeName(T, [](StringRef N) -> uint8_t {
@@ -280,18 +290,19 @@ void TraceQuality::detect(const Trace &T) {
       if (Facts & 1) {
         ++C.GraphLaunches;
         if (!hasCpuOpAncestor(T, E))
-          GraphLaunchEvents.push_back(E);
+          Scan.GraphLaunchEvents.push_back(E);
       }
       if (Facts & 2)
         ++C.CaptureCalls;
       if (Facts & 4)
         ++C.DeviceMallocs;
     }
+}
 
-  // GPU side: time, devices, links, skew, window.
+/// GPU side: time, devices, links, skew, window.
+void countGpuEvents(const Trace &T, Counts &C, DetectScan &Scan) {
   std::set<std::string> Devices;
   llvm::DenseSet<TrackId> SeenTracks; // device text once per track
-  uint64_t EarlyCount = 0;
   double GpuFirst = std::numeric_limits<double>::infinity(), GpuLast = -GpuFirst;
   for (EventId G : T.gpuEvents()) {
     double D = T.dur(G);
@@ -300,12 +311,13 @@ void TraceQuality::detect(const Trace &T) {
     GpuLast = std::max(GpuLast, T.end(G));
     if (SeenTracks.insert(T.track(G)).second)
       Devices.insert(T.trackPartText(T.trackInfo(T.track(G)).Pid));
-    bool Outside = HaveWindow && (T.ts(G) < WinStart - TH::TraceEndToleranceUs ||
-                                  T.end(G) > WinEnd + TH::TraceEndToleranceUs);
+    bool Outside =
+        Scan.HaveWindow && (T.ts(G) < Scan.WinStart - TH::TraceEndToleranceUs ||
+                            T.end(G) > Scan.WinEnd + TH::TraceEndToleranceUs);
     bool EarlyLaunch = false;
     if (!T.isLinked(G)) {
       auto Corr = T.correlation(G);
-      if (Corr && MinRuntimeCorr() && *Corr < *MinRuntimeCorr()) {
+      if (Corr && Scan.minRuntimeCorr(T) && *Corr < *Scan.minRuntimeCorr(T)) {
         Outside = true; // launched before the first recorded runtime call
         EarlyLaunch = true;
       }
@@ -322,181 +334,211 @@ void TraceQuality::detect(const Trace &T) {
     }
     if (Outside) {
       if (EarlyLaunch)
-        ++EarlyCount;
+        ++Scan.EarlyCount;
       ++C.OutsideWindowGpu;
       C.OutsideWindowTime += D;
     }
   }
   C.Devices = Devices.size();
   C.GpuSpanUs = C.GpuEvents ? GpuLast - GpuFirst : 0;
-  {
-    std::set<EventId> Seen;
-    for (EventId R : GraphLaunchEvents)
-      for (EventId G : T.subtreeGpuEvents(R))
-        if (Seen.insert(G).second) {
-          ++C.GraphLaunchedGpu;
-          C.GraphLaunchedTime += T.dur(G);
-          if (T.parent(G) == R) {
-            ++C.GraphUnmergedGpu;
-            C.GraphUnmergedTime += T.dur(G);
-          }
+}
+
+/// GPU events under the graph launches that have no cpu_op context, and
+/// those the capture merge left directly under the launch.
+void countGraphLaunched(const Trace &T, Counts &C, const DetectScan &Scan) {
+  std::set<EventId> Seen;
+  for (EventId R : Scan.GraphLaunchEvents)
+    for (EventId G : T.subtreeGpuEvents(R))
+      if (Seen.insert(G).second) {
+        ++C.GraphLaunchedGpu;
+        C.GraphLaunchedTime += T.dur(G);
+        if (T.parent(G) == R) {
+          ++C.GraphUnmergedGpu;
+          C.GraphUnmergedTime += T.dur(G);
         }
-  }
-  Steps = collectProfilerSteps(T);
+      }
+}
 
-  //===--- Verdict-level issues -------------------------------------------===//
-  if (T.size() == 0) {
-    addIssue({"empty-trace", IssueSeverity::Critical, "the trace holds no events",
-              "0 events", "every analysis",
-              "check that the profiler ran and exported: prof.export_chrome_trace(path)"});
-    return;
-  }
+/// Verdict-level issues: no GPU events, GPU-only.
+void verdictIssues(const Counts &C, IssueList &Issues) {
   if (C.GpuEvents == 0) {
-    addIssue({"no-gpu-events", IssueSeverity::Critical,
-              "no GPU events (kernel, memcpy, memset) recorded",
-              fmt::format("{} cpu_ops, {} runtime calls, 0 GPU events", C.CpuOps,
-                          C.Runtime),
-              "GPU timeline, kernel tables, op attribution, perf models, roofline, fusion",
-              "torch.profiler.profile(activities=[ProfilerActivity.CPU, "
-              "ProfilerActivity.CUDA]) (CUDA covers ROCm too)"});
+    Issues.push_back(
+        {"no-gpu-events", IssueSeverity::Critical,
+         "no GPU events (kernel, memcpy, memset) recorded",
+         fmt::format("{} cpu_ops, {} runtime calls, 0 GPU events", C.CpuOps,
+                     C.Runtime),
+         "GPU timeline, kernel tables, op attribution, perf models, roofline, fusion",
+         "torch.profiler.profile(activities=[ProfilerActivity.CPU, "
+         "ProfilerActivity.CUDA]) (CUDA covers ROCm too)"});
   } else if (C.CpuOps == 0) {
-    addIssue({"gpu-only", IssueSeverity::Warning,
-              "GPU-only trace: no CPU ops recorded",
-              fmt::format("0 cpu_ops; {} GPU events ({} kernels), {} runtime calls",
-                          C.GpuEvents, C.Kernels, C.Runtime),
-              "op attribution, op tables and categories, perf models, roofline, "
-              "fusion; GPU-side analyses (timeline, kernel tables) only",
-              "torch.profiler.profile(activities=[ProfilerActivity.CPU, "
-              "ProfilerActivity.CUDA], record_shapes=True, with_stack=True)"});
+    Issues.push_back(
+        {"gpu-only", IssueSeverity::Warning,
+         "GPU-only trace: no CPU ops recorded",
+         fmt::format("0 cpu_ops; {} GPU events ({} kernels), {} runtime calls",
+                     C.GpuEvents, C.Kernels, C.Runtime),
+         "op attribution, op tables and categories, perf models, roofline, "
+         "fusion; GPU-side analyses (timeline, kernel tables) only",
+         "torch.profiler.profile(activities=[ProfilerActivity.CPU, "
+         "ProfilerActivity.CUDA], record_shapes=True, with_stack=True)"});
   }
+}
 
-  //===--- What the profiler recorded -------------------------------------===//
+/// What the profiler recorded: shapes, call stacks, module frames.
+void recordingIssues(const Trace &T, const Counts &C, IssueList &Issues) {
   if (C.CpuOps > 0 && C.CpuOpsWithShapes == 0) {
     ArgValue RS = T.topLevel().get("record_shapes");
     std::string Flag =
         RS.isNull() ? "" : fmt::format("; record_shapes = {}", RS.toJson());
-    addIssue({"no-shapes", IssueSeverity::Warning, "no tensor shapes recorded",
-              fmt::format("0 of {} cpu_ops have non-empty Input Dims{}", C.CpuOps,
-                          Flag),
-              "perf models (FLOPs, bytes), roofline, shape-derived workload facts",
-              "torch.profiler.profile(record_shapes=True)"});
+    Issues.push_back(
+        {"no-shapes", IssueSeverity::Warning, "no tensor shapes recorded",
+         fmt::format("0 of {} cpu_ops have non-empty Input Dims{}", C.CpuOps,
+                     Flag),
+         "perf models (FLOPs, bytes), roofline, shape-derived workload facts",
+         "torch.profiler.profile(record_shapes=True)"});
   }
   if (C.CpuOps > 0 && C.PythonFrames == 0) {
     ArgValue WS = T.topLevel().get("with_stack");
     std::string Flag =
         WS.isNull() ? "" : fmt::format("; with_stack = {}", WS.toJson());
-    addIssue({"no-call-stacks", IssueSeverity::Warning,
-              "no Python call stacks or module frames recorded",
-              fmt::format("0 python_function events for {} cpu_ops{}", C.CpuOps, Flag),
-              "call-stack attribution, per-module time, model family; fusion "
-              "candidates limited to op sequences",
-              "torch.profiler.profile(with_stack=True, with_modules=True)"});
+    Issues.push_back(
+        {"no-call-stacks", IssueSeverity::Warning,
+         "no Python call stacks or module frames recorded",
+         fmt::format("0 python_function events for {} cpu_ops{}", C.CpuOps,
+                     Flag),
+         "call-stack attribution, per-module time, model family; fusion "
+         "candidates limited to op sequences",
+         "torch.profiler.profile(with_stack=True, with_modules=True)"});
   } else if (C.CpuOps > 0 && C.ModuleFrames == 0) {
-    addIssue({"no-module-frames", IssueSeverity::Info,
-              "Python frames recorded but no nn.Module frames",
-              fmt::format("{} python_function events, 0 named 'nn.Module: ...'",
-                          C.PythonFrames),
-              "per-module time and model-family identification",
-              "torch.profiler.profile(with_stack=True, with_modules=True)"});
+    Issues.push_back(
+        {"no-module-frames", IssueSeverity::Info,
+         "Python frames recorded but no nn.Module frames",
+         fmt::format("{} python_function events, 0 named 'nn.Module: ...'",
+                     C.PythonFrames),
+         "per-module time and model-family identification",
+         "torch.profiler.profile(with_stack=True, with_modules=True)"});
   }
+}
 
-  if (C.GpuEvents == 0)
-    return; // the GPU-side checks below need GPU events
+void outsideWindowIssue(const Trace &T, const Counts &C, DetectScan &Scan,
+                        IssueList &Issues) {
+  if (C.OutsideWindowGpu == 0)
+    return;
+  double P = pct(C.OutsideWindowTime, C.GpuTime);
+  std::string Why;
+  if (Scan.EarlyCount)
+    Why = fmt::format("{} launched before the first recorded runtime call "
+                      "(correlation < {})",
+                      Scan.EarlyCount, *Scan.minRuntimeCorr(T));
+  if (C.OutsideWindowGpu > Scan.EarlyCount)
+    Why += fmt::format("{}{} outside the profiler span [{:.3f}, {:.3f}] µs",
+                       Why.empty() ? "" : "; ",
+                       C.OutsideWindowGpu - Scan.EarlyCount, Scan.WinStart,
+                       Scan.WinEnd);
+  Issues.push_back(
+      {"outside-window",
+       P >= TH::OutsideWindowWarnPct ? IssueSeverity::Warning
+                                     : IssueSeverity::Info,
+       "GPU work from outside the profiled window",
+       fmt::format("{} of {} GPU events ({:.2f}% of GPU time, {:.3f} µs): {}",
+                   C.OutsideWindowGpu, C.GpuEvents, P, C.OutsideWindowTime,
+                   Why),
+       "these events have no launching op: excluded from the GPU "
+       "timeline and op tables (kept in kernel tables)",
+       "start the window on an iteration boundary: "
+       "schedule(wait=1, warmup=1, active=3) with prof.step() each "
+       "iteration; torch.cuda.synchronize() before the window opens"});
+}
 
-  //===--- Links and clocks -----------------------------------------------===//
-  if (C.OutsideWindowGpu > 0) {
-    double P = pct(C.OutsideWindowTime, C.GpuTime);
-    std::string Why;
-    if (EarlyCount)
-      Why = fmt::format("{} launched before the first recorded runtime call "
-                        "(correlation < {})",
-                        EarlyCount, *MinRuntimeCorr());
-    if (C.OutsideWindowGpu > EarlyCount)
-      Why += fmt::format("{}{} outside the profiler span [{:.3f}, {:.3f}] µs",
-                         Why.empty() ? "" : "; ", C.OutsideWindowGpu - EarlyCount,
-                         WinStart, WinEnd);
-    addIssue({"outside-window",
-              P >= TH::OutsideWindowWarnPct ? IssueSeverity::Warning
-                                            : IssueSeverity::Info,
-              "GPU work from outside the profiled window",
-              fmt::format("{} of {} GPU events ({:.2f}% of GPU time, {:.3f} µs): {}",
-                          C.OutsideWindowGpu, C.GpuEvents, P, C.OutsideWindowTime,
-                          Why),
-              "these events have no launching op: excluded from the GPU "
-              "timeline and op tables (kept in kernel tables)",
-              "start the window on an iteration boundary: "
-              "schedule(wait=1, warmup=1, active=3) with prof.step() each "
-              "iteration; torch.cuda.synchronize() before the window opens"});
-  }
+/// Links and clocks: unlinked events, skew, graph replay without capture.
+void linkIssues(const Trace &T, const Counts &C, const DetectScan &Scan,
+                IssueList &Issues) {
   double UnlPct = pct(C.UnlinkedTime, C.GpuTime);
   if (C.UnlinkedGpu > 0 && UnlPct >= TH::UnlinkedMinPct)
-    addIssue({"unlinked-kernels", IssueSeverity::Warning,
-              "GPU events not linked to a launch",
-              fmt::format("{} of {} GPU events ({:.2f}% of GPU time) have no "
-                          "launching runtime call (link key '{}')",
-                          C.UnlinkedGpu, C.GpuEvents, UnlPct, T.linkKey()),
-              "op attribution and the GPU timeline cover linked events only",
-              "record CPU activity for the whole run "
-              "(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA]); "
-              "profile every launching thread"});
+    Issues.push_back(
+        {"unlinked-kernels", IssueSeverity::Warning,
+         "GPU events not linked to a launch",
+         fmt::format("{} of {} GPU events ({:.2f}% of GPU time) have no "
+                     "launching runtime call (link key '{}')",
+                     C.UnlinkedGpu, C.GpuEvents, UnlPct, T.linkKey()),
+         "op attribution and the GPU timeline cover linked events only",
+         "record CPU activity for the whole run "
+         "(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA]); "
+         "profile every launching thread"});
   if (C.SkewedGpu > 0)
-    addIssue({"clock-skew", IssueSeverity::Warning,
-              "GPU events start before their launch call",
-              fmt::format("{} linked GPU events start more than {:.1f} µs before "
-                          "their runtime call (max {:.3f} µs)",
-                          C.SkewedGpu, TH::ClockSkewToleranceUs, C.MaxSkewUs),
-              "CPU/GPU overlap and launch-latency numbers (idle time, "
-              "dependency gaps) are unreliable",
-              "re-profile with an up-to-date profiler stack (Kineto/CUPTI or "
-              "roctracer) so host and device clocks are synchronized"});
-  if (C.GraphUnmergedGpu > 0) {
-    double P = pct(C.GraphUnmergedTime, C.GpuTime);
-    if (P >= TH::GraphReplayMinPct && C.CaptureCalls == 0)
-      addIssue({"graph-replay-without-capture", IssueSeverity::Warning,
-                "GPU-graph replay without its capture",
-                fmt::format("{} graph launches with no cpu_op context launched "
-                            "{} of {} GPU events ({:.2f}% of GPU time); 0 "
-                            "capture calls in the trace",
-                            GraphLaunchEvents.size(), C.GraphUnmergedGpu,
-                            C.GpuEvents, P),
-                "kernels are attributed to the graph launch, not to ops: op "
-                "tables, categories, perf models and fusion are limited",
-                "also profile the graph capture and pass it with "
-                "--capture-folder (or one run with graphs off, e.g. vLLM "
-                "enforce_eager=True / SGLang --disable-cuda-graph)"});
-  }
+    Issues.push_back(
+        {"clock-skew", IssueSeverity::Warning,
+         "GPU events start before their launch call",
+         fmt::format("{} linked GPU events start more than {:.1f} µs before "
+                     "their runtime call (max {:.3f} µs)",
+                     C.SkewedGpu, TH::ClockSkewToleranceUs, C.MaxSkewUs),
+         "CPU/GPU overlap and launch-latency numbers (idle time, "
+         "dependency gaps) are unreliable",
+         "re-profile with an up-to-date profiler stack (Kineto/CUPTI or "
+         "roctracer) so host and device clocks are synchronized"});
+  if (C.GraphUnmergedGpu == 0)
+    return;
+  double P = pct(C.GraphUnmergedTime, C.GpuTime);
+  if (P >= TH::GraphReplayMinPct && C.CaptureCalls == 0)
+    Issues.push_back(
+        {"graph-replay-without-capture", IssueSeverity::Warning,
+         "GPU-graph replay without its capture",
+         fmt::format("{} graph launches with no cpu_op context launched "
+                     "{} of {} GPU events ({:.2f}% of GPU time); 0 "
+                     "capture calls in the trace",
+                     Scan.GraphLaunchEvents.size(), C.GraphUnmergedGpu,
+                     C.GpuEvents, P),
+         "kernels are attributed to the graph launch, not to ops: op "
+         "tables, categories, perf models and fusion are limited",
+         "also profile the graph capture and pass it with "
+         "--capture-folder (or one run with graphs off, e.g. vLLM "
+         "enforce_eager=True / SGLang --disable-cuda-graph)"});
+}
 
-  //===--- The profiled window --------------------------------------------===//
+/// The profiled window: devices, length, step markers.
+void windowIssues(const Counts &C, llvm::ArrayRef<ProfilerStep> Steps,
+                  IssueList &Issues) {
   if (C.Devices > 1)
-    addIssue({"multiple-devices", IssueSeverity::Warning,
-              "GPU events from more than one device",
-              fmt::format("GPU events on {} device pids", C.Devices),
-              "the GPU timeline merges devices: busy/idle times mix them",
-              "profile one device per trace (one trace per rank)"});
+    Issues.push_back({"multiple-devices", IssueSeverity::Warning,
+                      "GPU events from more than one device",
+                      fmt::format("GPU events on {} device pids", C.Devices),
+                      "the GPU timeline merges devices: busy/idle times mix them",
+                      "profile one device per trace (one trace per rank)"});
   if (C.GpuSpanUs < TH::ShortWindowMinUs)
-    addIssue({"short-window", IssueSeverity::Warning,
-              "profiling window too short to be representative",
-              fmt::format("{} GPU events span {:.3f} µs (< {:.0f} µs)",
-                          C.GpuEvents, C.GpuSpanUs, TH::ShortWindowMinUs),
-              "rankings and percentages rest on very little work",
-              "profile several steady-state iterations: "
-              "schedule(wait=1, warmup=1, active=3)"});
-
+    Issues.push_back(
+        {"short-window", IssueSeverity::Warning,
+         "profiling window too short to be representative",
+         fmt::format("{} GPU events span {:.3f} µs (< {:.0f} µs)", C.GpuEvents,
+                     C.GpuSpanUs, TH::ShortWindowMinUs),
+         "rankings and percentages rest on very little work",
+         "profile several steady-state iterations: "
+         "schedule(wait=1, warmup=1, active=3)"});
   if (Steps.empty())
-    addIssue({"no-step-markers", IssueSeverity::Info, "no ProfilerStep#N markers",
-              "0 ProfilerStep annotations",
-              "per-iteration statistics; warm-up and truncation checks",
-              "drive the profiler with a schedule and call prof.step() each "
-              "iteration: schedule(wait=1, warmup=1, active=3)"});
+    Issues.push_back(
+        {"no-step-markers", IssueSeverity::Info, "no ProfilerStep#N markers",
+         "0 ProfilerStep annotations",
+         "per-iteration statistics; warm-up and truncation checks",
+         "drive the profiler with a schedule and call prof.step() each "
+         "iteration: schedule(wait=1, warmup=1, active=3)"});
   else if (Steps.size() == 1)
-    addIssue({"single-step", IssueSeverity::Info,
-              "only one profiler step in the window",
-              fmt::format("1 ProfilerStep (#{}, {:.3f} µs)", Steps[0].Number,
-                          Steps[0].duration()),
-              "step-to-step variation; warm-up check by step times",
-              "profile several iterations: schedule(wait=1, warmup=1, active=3)"});
+    Issues.push_back(
+        {"single-step", IssueSeverity::Info,
+         "only one profiler step in the window",
+         fmt::format("1 ProfilerStep (#{}, {:.3f} µs)", Steps[0].Number,
+                     Steps[0].duration()),
+         "step-to-step variation; warm-up check by step times",
+         "profile several iterations: schedule(wait=1, warmup=1, active=3)"});
+}
 
-  // Warm-up: a slow first step, one-off allocations, autotuning.
+std::string joinEvidence(llvm::ArrayRef<std::string> Parts) {
+  std::string Ev;
+  for (const std::string &W : Parts)
+    Ev += (Ev.empty() ? "" : "; ") + W;
+  return Ev;
+}
+
+/// Warm-up: a slow first step, one-off allocations, autotuning.
+void warmupIssue(const Trace &T, const Counts &C,
+                 llvm::ArrayRef<ProfilerStep> Steps, IssueList &Issues) {
   std::vector<std::string> Warm;
   if (std::optional<std::string> W = warmupStepEvidence(Steps))
     Warm.push_back(std::move(*W));
@@ -511,31 +553,62 @@ void TraceQuality::detect(const Trace &T) {
       Autotune += IsAutotune(E);
   if (Autotune > 0)
     Warm.push_back(fmt::format("{} autotuning frames", Autotune));
-  if (!Warm.empty()) {
-    std::string Ev;
-    for (const std::string &W : Warm)
-      Ev += (Ev.empty() ? "" : "; ") + W;
-    addIssue({"warmup-in-window", IssueSeverity::Warning,
-              "warm-up or first-iteration effects in the window", Ev,
-              "steady-state step time and per-op averages are inflated",
-              "skip warm-up iterations: schedule(wait=1, warmup=1, active=3); "
-              "run autotuning and allocations before the profiled steps"});
-  }
+  if (Warm.empty())
+    return;
+  Issues.push_back(
+      {"warmup-in-window", IssueSeverity::Warning,
+       "warm-up or first-iteration effects in the window", joinEvidence(Warm),
+       "steady-state step time and per-op averages are inflated",
+       "skip warm-up iterations: schedule(wait=1, warmup=1, active=3); "
+       "run autotuning and allocations before the profiled steps"});
+}
 
-  // Truncation: a last step much shorter (or with much less GPU work) than
-  // the others, or a last step the profiler stopped in.
+/// Truncation: a last step much shorter (or with much less GPU work) than
+/// the others, or a last step the profiler stopped in.
+void truncationIssue(llvm::ArrayRef<ProfilerStep> Steps, const DetectScan &Scan,
+                     IssueList &Issues) {
   std::vector<std::string> Trunc = truncatedStepEvidence(
-      Steps, HaveWindow ? std::optional<double>(WinEnd) : std::nullopt);
-  if (!Trunc.empty()) {
-    std::string Ev;
-    for (const std::string &W : Trunc)
-      Ev += (Ev.empty() ? "" : "; ") + W;
-    addIssue({"truncated-final-step", IssueSeverity::Warning,
-              "the final step is cut short", Ev,
-              "per-step averages and the last step's GPU work are incomplete",
-              "call prof.step() at the end of each iteration and "
-              "torch.cuda.synchronize() before the profiler stops"});
+      Steps, Scan.HaveWindow ? std::optional<double>(Scan.WinEnd) : std::nullopt);
+  if (Trunc.empty())
+    return;
+  Issues.push_back(
+      {"truncated-final-step", IssueSeverity::Warning,
+       "the final step is cut short", joinEvidence(Trunc),
+       "per-step averages and the last step's GPU work are incomplete",
+       "call prof.step() at the end of each iteration and "
+       "torch.cuda.synchronize() before the profiler stops"});
+}
+
+} // namespace
+
+void TraceQuality::detect(const Trace &T) {
+  DetectScan Scan;
+  countHostEvents(T, C);
+  if (std::optional<Interval> Span = profilerSpan(T)) {
+    Scan.HaveWindow = true;
+    Scan.WinStart = Span->Start;
+    Scan.WinEnd = Span->End;
   }
+  countRuntimeCalls(T, C, Scan);
+  countGpuEvents(T, C, Scan);
+  countGraphLaunched(T, C, Scan);
+  Steps = collectProfilerSteps(T);
+
+  if (T.size() == 0) {
+    addIssue({"empty-trace", IssueSeverity::Critical, "the trace holds no events",
+              "0 events", "every analysis",
+              "check that the profiler ran and exported: prof.export_chrome_trace(path)"});
+    return;
+  }
+  verdictIssues(C, Issues);
+  recordingIssues(T, C, Issues);
+  if (C.GpuEvents == 0)
+    return; // the GPU-side checks below need GPU events
+  outsideWindowIssue(T, C, Scan, Issues);
+  linkIssues(T, C, Scan, Issues);
+  windowIssues(C, Steps, Issues);
+  warmupIssue(T, C, Steps, Issues);
+  truncationIssue(Steps, Scan, Issues);
 }
 
 void TraceQuality::deriveCapabilities() {

@@ -59,8 +59,6 @@ public:
   std::string title() const;
 
 private:
-  void add(std::string Key, std::string Value, std::string Evidence,
-           Confidence C, std::optional<int64_t> Number = std::nullopt);
   std::vector<WorkloadFact> Facts;
 };
 
