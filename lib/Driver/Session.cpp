@@ -648,6 +648,12 @@ Error Session::gate(TraceRun &Run) {
     if (!O.Quiet)
       for (const std::string &W : PO.Warnings)
         WithColor::warning(Diag, O.ToolName) << R.Path << ": " << W << "\n";
+    // The injection edits the tree: check it again.
+    if (O.VerifyIR && PO.Injected)
+      if (Error E = verifyTrace(R.T))
+        return error(R.Path + ": IR verification failed after the pseudo "
+                              "ops: " +
+                     toString(std::move(E)));
   }
   R.AM = std::make_unique<AnalysisManager>(R.T, TraceOpts);
   // Every report needs the unified perf table, the longest analysis: with a
