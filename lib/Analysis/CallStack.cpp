@@ -118,15 +118,25 @@ static std::string listText(llvm::ArrayRef<llvm::StringRef> Items) {
   return S;
 }
 
-std::string CallStackBuilder::callStackFull(llvm::ArrayRef<EventId> Kernels) {
+std::string CallStackBuilder::callStackFull(llvm::ArrayRef<EventId> Kernels,
+                                            EventId Above) {
   if (Kernels.empty())
     return "Not found";
   // Paths are nodes of a trie of frame names (equal texts, equal node), so
   // distinct paths and the common prefix cost O(1) per kernel.
   std::vector<uint32_t> KNode;
   KNode.reserve(Kernels.size());
-  for (EventId K : Kernels)
-    KNode.push_back(child(hostPath(T.parent(K)), T.name(K)));
+  for (EventId K : Kernels) {
+    uint32_t Node;
+    if (Above == NoEvent) {
+      Node = hostPath(T.parent(K));
+    } else {
+      Node = hostPath(Above);
+      for (const std::string &F : hostFrames(T, T.parent(K)))
+        Node = child(Node, F);
+    }
+    KNode.push_back(child(Node, T.name(K)));
+  }
   // Common prefix: the depth of the trie LCA of all paths. Nodes on the
   // first path's chain are marked; each other path walks up to a marked
   // node (or one already walked, which points to where it met the chain).

@@ -230,7 +230,9 @@ static CategoryRegistry makeBuiltin() {
          {"aiter::moe_cktile2stages_gemm1_ck",
           "aiter::moe_cktile2stages_gemm2_ck", "aiter::ck_moe_stage1",
           "aiter::ck_moe_stage2",
-          "sglang_profiler::fused_moe_triton_kernels_invoke_fused_moe_kernel"},
+          "sglang_profiler::fused_moe_triton_kernels_invoke_fused_moe_kernel",
+          "pseudo_op::moe_triton_unfused_up",
+          "pseudo_op::moe_triton_unfused_down"},
          "MoE_unfused");
   addAll(R,
          {"aiter::biased_grouped_topk_hip", "aiter::moe_sorting_fwd",

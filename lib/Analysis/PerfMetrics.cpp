@@ -103,6 +103,10 @@ OpDesc tl::opDescOf(const Trace &T, EventId E) {
           [&](ArgValue V) { Op.InputStrides.push_back(argToPy(V)); });
   forEach("Concrete Inputs",
           [&](ArgValue V) { Op.ConcreteInputs.push_back(text(V)); });
+  if (ArgValue V = A.get("MoE topk"); V.isInt())
+    Op.MoeTopK = V.getInt();
+  if (ArgValue V = A.get("MoE GEMM gated"); V.isBool())
+    Op.MoeGated = V.getBool();
   if (A.hasKey("Output type")) {
     std::vector<std::string> Out;
     forEach("Output type", [&](ArgValue V) { Out.push_back(text(V)); });
@@ -378,9 +382,12 @@ struct OpPerfCache::Key {
   StrId Ann = 0;
   bool HasOutput = false;
   uint64_t Args[5] = {0, 0, 0, 0, 0};
+  /// A pseudo op's whole args (its extra keys feed the model), else 0.
+  uint64_t Pseudo = 0;
   bool operator==(const Key &O) const {
     return Name == O.Name && Gemm == O.Gemm && Ann == O.Ann &&
-           HasOutput == O.HasOutput && std::equal(Args, Args + 5, O.Args);
+           HasOutput == O.HasOutput && Pseudo == O.Pseudo &&
+           std::equal(Args, Args + 5, O.Args);
   }
 };
 struct OpPerfCache::KeyHash {
@@ -394,6 +401,7 @@ struct OpPerfCache::KeyHash {
     for (uint64_t A : K.Args) {
       H = (H ^ (H >> 29) ^ A) * 0xBF58476D1CE4E5B9ull;
     }
+    H = (H ^ (H >> 29) ^ K.Pseudo) * 0xBF58476D1CE4E5B9ull;
     return size_t(H ^ (H >> 32));
   }
 };
@@ -454,6 +462,8 @@ OpPerfCache::Entry &OpPerfCache::model(EventId E, EventId GemmKernel) {
   }
   std::copy(P->LastArgs, P->LastArgs + 5, K.Args);
   K.HasOutput = P->LastHasOutput;
+  if (T.isPseudoOp(E))
+    K.Pseudo = T.args(E).identity();
   EventId Ann = NoEvent;
   if (P->IsAnnTarget(E)) {
     if (!P->Annotations)
@@ -518,6 +528,10 @@ llvm::Expected<OpPerf> OpPerfCache::get(EventId E, bool Bwd,
         break;
       }
   }
+  // The MoE pseudo ops read their weight dtype from their first kernel.
+  if (Gemm == NoEvent && !Bwd &&
+      T.name(E).starts_with("pseudo_op::moe_triton_unfused_"))
+    Gemm = P.FirstKernel;
   if (FirstKernelOut)
     *FirstKernelOut = P.FirstKernel;
   Entry &En = model(E, Gemm);

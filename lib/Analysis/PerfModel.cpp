@@ -64,6 +64,8 @@ static void addExtensionModels(ModelTable &T) {
          "aiter::moe_cktile2stages_gemm2_ck", "aiter::ck_moe_stage1",
          "aiter::ck_moe_stage2",
          "sglang_profiler::fused_moe_triton_kernels_invoke_fused_moe_kernel",
+         "pseudo_op::moe_triton_unfused_up",
+         "pseudo_op::moe_triton_unfused_down",
          "aiter::biased_grouped_topk_hip", "aiter::moe_sorting_fwd",
          "aiter::mxfp4_moe_sort_hip", "aiter::topk_softplus"},
         buildMoe);

@@ -435,7 +435,8 @@ UnifiedPerfTable::UnifiedPerfTable(const Trace &T, AnalysisManager &AM)
     InstRow R;
     R.Inst = static_cast<uint32_t>(II);
     EventId E = I.E;
-    R.Dur = T.dur(E);
+    // A pseudo op has no dur: sum 0.0, mean and the rest empty (§A.6).
+    R.Dur = T.isPseudoOp(E) ? NaN : T.dur(E);
     C.E = E;
     C.Kernel = I.Kernel;
     C.Present = 0;
@@ -585,7 +586,8 @@ UnifiedPerfTable::UnifiedPerfTable(const Trace &T, AnalysisManager &AM)
       Row.EntryPoint = "Not found";
       Row.CallStackFull = kernelOnlyStack(T, I0.Kernel);
     } else {
-      Row.CallStackFull = Stacks.callStackFull(Ordered);
+      Row.CallStackFull = Stacks.callStackFull(
+          Ordered, T.isPseudoOp(I0.E) ? I0.E : NoEvent);
       Row.EntryPoint = entryPoint(Row.Name, Row.CallStackFull);
     }
     for (llvm::StringRef M : T.moduleStack(I0.E))

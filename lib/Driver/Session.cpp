@@ -17,6 +17,7 @@
 #include "tl/IR/Verifier.h"
 #include "tl/Import/CaptureMerge.h"
 #include "tl/Import/Importer.h"
+#include "tl/Import/PseudoOps.h"
 #include "tl/Import/SglangProfilerNames.h"
 #include "tl/Import/TraceRestrict.h"
 #include "tl/Pass/PassInstrumentation.h"
@@ -672,8 +673,24 @@ Error Session::gate(TraceRun &Run) {
           << "; --mode=training for the training one)\n";
   }
   // The reference's pseudo-op step starts with this rename (§B.5).
-  if (TraceOpts.Inference)
+  // ... then injects the pseudo ops (§B.1).
+  if (TraceOpts.Inference) {
     normalizeSglangProfilerNames(R.T);
+    PseudoOpResult PO = injectPseudoOps(R.T);
+    if (!O.Quiet && PO.Injected)
+      WithColor::note(Diag, O.ToolName)
+          << R.Path << ": " << PO.Injected << " MoE pseudo ops over the "
+          << "expert kernels of " << PO.MoeOps << " vllm::moe_forward ops\n";
+    if (!O.Quiet)
+      for (const std::string &W : PO.Warnings)
+        WithColor::warning(Diag, O.ToolName) << R.Path << ": " << W << "\n";
+    // The injection edits the tree: check it again.
+    if (O.VerifyIR && PO.Injected)
+      if (Error E = verifyTrace(R.T))
+        return error(R.Path + ": IR verification failed after the pseudo "
+                              "ops: " +
+                     toString(std::move(E)));
+  }
   R.AM = std::make_unique<AnalysisManager>(R.T, TraceOpts);
   if (!P->Instrumentor.empty())
     R.AM->setInstrumentation(&P->Instrumentor);

@@ -159,6 +159,13 @@ uint32_t tl::copyArgValue(ArgValue V, ArgStore &Dst) {
   if (!V || V.isNull())
     return 0;
   ArgBuilder B(Dst);
+  appendArgValue(B, V, Dst);
+  uint32_t Node = B.finish();
+  Dst.mark(); // commit: the copy stays
+  return Node;
+}
+
+void tl::appendArgValue(ArgBuilder &B, ArgValue V, ArgStore &Dst) {
   struct Frame {
     ArgValue Container;
     size_t Next;
@@ -207,7 +214,4 @@ uint32_t tl::copyArgValue(ArgValue V, ArgStore &Dst) {
       Emit(F.Container[F.Next]);
     }
   }
-  uint32_t Node = B.finish();
-  Dst.mark(); // commit: the copy stays
-  return Node;
 }

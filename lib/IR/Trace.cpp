@@ -181,3 +181,7 @@ bool Trace::isDroppedFromTree(EventId E) const {
 bool Trace::isBleedPlaced(EventId E) const {
   return std::binary_search(S->BleedPlaced.begin(), S->BleedPlaced.end(), E);
 }
+
+bool Trace::isPseudoOp(EventId E) const {
+  return std::binary_search(S->PseudoOps.begin(), S->PseudoOps.end(), E);
+}

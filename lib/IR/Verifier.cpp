@@ -3,7 +3,8 @@
 // Checks: finite ts, dur >= 0; every link target exists; parent/child
 // symmetry; host children lie inside their parent on the same track (for
 // events placed by the bleed rule, spec 2.4b, only ts order is guaranteed);
-// GPU children hang under runtime events; fwd/bwd symmetry; cpu roots are
+// GPU children hang under runtime events; a pseudo op's one child keeps
+// the pseudo op's parent; fwd/bwd symmetry; cpu roots are
 // cpu_ops without a cpu_op ancestor; subtree GPU ranges are in bounds.
 //
 //===----------------------------------------------------------------------===//
@@ -65,9 +66,11 @@ llvm::Error tl::verifyTrace(const Trace &T) {
           Fail(E, "child not inside its parent");
       }
     }
+    // A pseudo op's child keeps the pseudo op's parent (§B.2 P1).
+    EventId Owner = T.isPseudoOp(E) ? P : E;
     for (EventId C : T.children(E)) {
       ++ChildEntries;
-      if (C >= N || T.parent(C) != E)
+      if (C >= N || T.parent(C) != Owner)
         Fail(E, "child whose parent is another event");
       else if (SeenChild[C]++)
         Fail(C, "listed twice as a child");

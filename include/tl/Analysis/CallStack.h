@@ -66,7 +66,12 @@ class CallStackBuilder {
 public:
   explicit CallStackBuilder(const Trace &T);
   ~CallStackBuilder();
-  std::string callStackFull(llvm::ArrayRef<EventId> Kernels);
+  /// Above: a pseudo op (Trace::isPseudoOp) the kernels' parent walk does
+  /// not meet; each kernel's stack is then the pseudo op's frames followed
+  /// by the whole walk from the root, as the reference repeats them
+  /// (tracelens-inference §A.6, §E.4).
+  std::string callStackFull(llvm::ArrayRef<EventId> Kernels,
+                            EventId Above = NoEvent);
 
 private:
   struct Node {

@@ -40,8 +40,12 @@ struct OpDesc {
   /// "NA" when none; set only for the ops the InferenceAttention models
   /// read it from (isAnnotationTarget).
   std::string Annotation = "NA";
-  /// Kernel names in kernel_details order (GEMM transpose parsing).
+  /// Kernel names in kernel_details order (GEMM transpose parsing; the
+  /// MoE pseudo ops' weight dtype).
   std::vector<std::string> KernelNames;
+  /// The MoE pseudo ops' args `MoE topk` and `MoE GEMM gated` (§B.3).
+  std::optional<int64_t> MoeTopK;
+  std::optional<bool> MoeGated;
 };
 
 using ParamList = std::vector<std::pair<std::string, PyValue>>;

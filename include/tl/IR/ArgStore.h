@@ -387,6 +387,10 @@ private:
 /// for null). Iterative, so any nesting depth is fine.
 uint32_t copyArgValue(ArgValue V, ArgStore &Dst);
 
+/// Emit a copy of V (a value of another store, or of Dst) into B, a
+/// builder of Dst, as the next value (after B.key() inside an object).
+void appendArgValue(ArgBuilder &B, ArgValue V, ArgStore &Dst);
+
 } // namespace tl
 
 #endif // TL_IR_ARGSTORE_H

@@ -141,6 +141,11 @@ public:
   /// popping the sibling it overran (such an event need not lie inside its
   /// parent, because the reference does not re-check the new parent).
   bool isBleedPlaced(EventId E) const;
+  /// True for a pseudo op injected over a launch call (inference §B.2 P1):
+  /// a child of the launch call's parent whose one child is the launch
+  /// call, which keeps its parent, so walks up from the kernel do not meet
+  /// it. It has no duration of its own (dur 0 in the IR).
+  bool isPseudoOp(EventId E) const;
   /// Every GPU event in E's subtree (the reference's `gpu_events`). For a
   /// runtime event, the GPU events it launched.
   llvm::ArrayRef<EventId> subtreeGpuEvents(EventId E) const;

@@ -42,6 +42,10 @@ struct Trace::Storage {
   std::vector<EventId> Dropped;
   /// Host events hung under the grandparent by the bleed rule, ascending.
   std::vector<EventId> BleedPlaced;
+  /// Pseudo ops injected over one kernel's launch call (inference §B.2
+  /// P1), ascending: listed as their parent's child, with the launch call
+  /// as their one child, while the launch call keeps that parent.
+  std::vector<EventId> PseudoOps;
   /// GPU events ordered by the preorder index of their launcher (linked
   /// ones), then unlinked ones in file order. A subtree's GPU events are the
   /// contiguous range [GpuBegin[E], GpuEnd[E]).

@@ -96,6 +96,45 @@ static llvm::Error fromWeights(const OpDesc &Op, size_t W1, size_t W2,
   return llvm::Error::success();
 }
 
+/// vLLM's GPT-OSS expert GEMMs (§B.3 #2 pseudo ops): M, K from the
+/// moe_forward input, E = D1[1] (the router logits), N = K (the reference
+/// assumes inter = hidden); topk and gated come from the pseudo op's args
+/// and the weight dtype from its first kernel's name.
+static llvm::Error tritonUnfused(const OpDesc &Op, Moe &X) {
+  if (Op.InputDims.size() < 2 || Op.InputTypes.size() < 2)
+    return err(Op.Name + ": expected at least 2 inputs with types");
+  if (!Op.MoeTopK || !Op.MoeGated)
+    return err(Op.Name + ": no 'MoE topk' / 'MoE GEMM gated' arg");
+  auto In = dims(Op, 0, 2);
+  if (!In)
+    return In.takeError();
+  auto Logits = dims(Op, 1, 2);
+  if (!Logits)
+    return Logits.takeError();
+  llvm::StringRef K0 = Op.KernelNames.empty() ? "" : Op.KernelNames.front();
+  if (K0.contains_insensitive("mxfp4") || K0.contains_insensitive("fp4"))
+    X.WDtype = "FP4";
+  else if (K0.contains_insensitive("fp8") || K0.contains_insensitive("e4m3"))
+    X.WDtype = "FP8";
+  else
+    return err(Op.Name + ": no weight dtype in kernel name '" + K0 + "'");
+  auto Ib = dtb(Op.InputTypes[0]);
+  if (!Ib)
+    return err(Op.Name + ": unknown input dtype '" + Op.InputTypes[0] + "'");
+  X.F = Op.Name == "pseudo_op::moe_triton_unfused_up" ? Form::Up : Form::Down;
+  X.M = (*In)[0];
+  X.K = X.N = (*In)[1];
+  X.E = (*Logits)[1];
+  X.TopK = *Op.MoeTopK;
+  X.Gated = *Op.MoeGated;
+  X.InDtype = X.OutDtype = Op.InputTypes[0];
+  X.HasOut = false;
+  X.Ib = X.Ob = *Ib;
+  X.Wb = *dtb(X.WDtype);
+  X.PrecDtype = X.WDtype;
+  return llvm::Error::success();
+}
+
 static llvm::Error extract(const OpDesc &Op, Moe &X) {
   llvm::StringRef Name = Op.Name;
   auto T = [&](size_t I) { return typeOr(Op, I, ""); };
@@ -143,6 +182,9 @@ static llvm::Error extract(const OpDesc &Op, Moe &X) {
     X.PrecDtype = X.InDtype;
     return llvm::Error::success();
   }
+  if (Name == "pseudo_op::moe_triton_unfused_up" ||
+      Name == "pseudo_op::moe_triton_unfused_down")
+    return tritonUnfused(Op, X);
   if (Name == "aiter::moe_cktile2stages_gemm1_ck") {
     X.F = Form::Up;
     auto A = dims(Op, 0, 2);

@@ -6,9 +6,9 @@
 // The reference segments fused names against ~970 vendored ATen op names;
 // we ship the subset below: ops with a FLOP cost, and every zero-cost name
 // the shared traces' kernels use (xdit_sd_3.5 needs addmm, convolution,
-// cos, sin and _scaled_dot_product_flash_attention). A token of a name
-// outside the subset is skipped, so fused_ops can lack it (FLOPs cannot:
-// every costed op is listed).
+// cos, sin and _scaled_dot_product_flash_attention). A name that does not
+// segment fully has no fused ops (and no FLOPs), as in the reference; with
+// the subset that also happens to a name with an ATen op outside it.
 //
 //===----------------------------------------------------------------------===//
 #include "ModelUtil.h"
@@ -98,11 +98,12 @@ static std::vector<std::string> fusedOps(llvm::StringRef Name) {
         Next[I] = J;
         break;
       }
-  // No full segmentation: no fused ops, as the reference (vllm_decode_full:
-  // triton_poi_fused_constant_pad_nd_moe_forward_0 has fused_ops '').
-  std::vector<std::string> Out;
+  // No full segmentation (a token that is no ATen op, e.g. vLLM's
+  // triton_poi_fused_constant_pad_nd_moe_forward_0): no fused ops, as the
+  // reference's segmenter returns then.
   if (!Ok[0])
-    return Out;
+    return {};
+  std::vector<std::string> Out;
   for (size_t I = 0; I < N; I = Next[I])
     Out.push_back(joined(I, Next[I]));
   return Out;

@@ -97,3 +97,53 @@ TEST(Moe, SglangTritonInvoke) {
       "", "[]");
   expectModel(Op, 65536.0, 11232.0, "matrix_fp8");
 }
+
+// vLLM's GPT-OSS pseudo ops (§B.3 #2) on vllm_decode_full's shapes: the
+// moe_forward input (32, 3072) and router logits (32, 32), topk 4 and gated
+// from the pseudo op's args, FP4 weights from the mxfp4 kernel name; the
+// reference's MoE_unfused_fwd rows (up 4.831838208 GFLOPS,
+// 284.9228269331473 MB; down 2.415919104, 142.93016346657365), Compute
+// Spec matrix_fp4, no output_dtype param.
+static OpDesc vllmPseudo(const char *Name, bool Gated, const char *Kernel) {
+  OpDesc Op = makeOp(Name, "[[32, 3072], [32, 32], [], []]",
+                     "['c10::BFloat16', 'c10::BFloat16', '', '']", "",
+                     "['', '', '', '']");
+  Op.MoeTopK = 4;
+  Op.MoeGated = Gated;
+  Op.KernelNames = {Kernel};
+  return Op;
+}
+
+TEST(Moe, VllmPseudoUpDown) {
+  PerfModelResult Up = model(vllmPseudo(
+      "pseudo_op::moe_triton_unfused_up", true,
+      "_matmul_ogs_NNT_bf16xbf16xmxfp4_16x128x256x1_swiglu"));
+  EXPECT_EQ(Up.Category, "MoE_unfused");
+  EXPECT_EQ(Up.ComputeSpec, "matrix_fp4");
+  expectCells(Up, "4.831838208", "284.9228269331473");
+  EXPECT_EQ(paramsText(Up), "num_tokens=32; hidden_dim=3072; inter_dim=3072; "
+                            "num_experts=32; topk=4; gated=True; "
+                            "input_dtype=c10::BFloat16; weight_dtype=FP4");
+  PerfModelResult Down =
+      model(vllmPseudo("pseudo_op::moe_triton_unfused_down", false,
+                       "_matmul_ogs_NNT_bf16xbf16xmxfp4_16x128x256x1"));
+  expectCells(Down, "2.415919104", "142.93016346657365");
+}
+
+// Without the args, or with a kernel name that names no FP4/FP8 weight,
+// the reference's model raises (KeyError / ValueError): an error, not 0.
+TEST(Moe, VllmPseudoNeedsArgsAndWeightDtype) {
+  OpDesc NoArgs = vllmPseudo("pseudo_op::moe_triton_unfused_up", true,
+                             "_matmul_ogs_mxfp4_swiglu");
+  NoArgs.MoeTopK.reset();
+  auto E = buildPerfModel(NoArgs);
+  ASSERT_FALSE(static_cast<bool>(E));
+  EXPECT_NE(llvm::toString(E.takeError()).find("'MoE topk'"),
+            std::string::npos);
+  OpDesc Bf16 = vllmPseudo("pseudo_op::moe_triton_unfused_down", false,
+                           "_matmul_ogs_NNT_bf16xbf16xbf16");
+  auto R = buildPerfModel(Bf16);
+  ASSERT_FALSE(static_cast<bool>(R));
+  EXPECT_NE(llvm::toString(R.takeError()).find("no weight dtype"),
+            std::string::npos);
+}

@@ -113,11 +113,12 @@ TEST(Triton, FusedAddmmKept) {
   EXPECT_EQ(pyRepr(fwdMetrics(R).GFLOPS), "0.637534208");
 }
 
-// inference/vllm_decode_full/agent_reference unified_perf_summary.csv,
-// triton_poi_fused_constant_pad_nd_moe_forward_0: 'moe' and 'forward' are
-// no ATen op names, so the name has no full segmentation and fused_ops is
-// '' (not the known prefix constant_pad_nd); no fused op, so 0 flops.
-TEST(Triton, NoFullSegmentationNoFusedOps) {
+// inference/vllm_decode_full/perf_csvs/unified_perf_summary.csv, row
+// triton_poi_fused_constant_pad_nd_moe_forward_0: `moe` and `forward` are
+// no ATen ops, so the name does not segment and the reference's fused_ops
+// is '' (not the known prefix constant_pad_nd); 0 GFLOPS; bytes =
+// 32*2880*2 + 32*3072*2 + 2*98304 = 577536 -> 0.55078125 MB.
+TEST(Triton, UnsegmentedNameHasNoFusedOps) {
   OpDesc Op = makeOp("triton_poi_fused_constant_pad_nd_moe_forward_0",
                      "[[32, 2880], [32, 3072], []]",
                      "['c10::BFloat16', 'c10::BFloat16', 'Scalar']", "",
@@ -125,5 +126,7 @@ TEST(Triton, NoFullSegmentationNoFusedOps) {
   PerfModelResult R = model(Op);
   EXPECT_EQ(pyRepr(PyValue::dict(R.Params)),
             "{'fused_ops': '', 'xnumel': 98304, 'rnumel': 1}");
-  EXPECT_EQ(pyRepr(fwdMetrics(R).GFLOPS), "0.0");
+  PerfMetrics M = fwdMetrics(R);
+  EXPECT_EQ(pyRepr(M.GFLOPS), "0.0");
+  EXPECT_EQ(pyRepr(M.DataMovedMB), "0.55078125");
 }
