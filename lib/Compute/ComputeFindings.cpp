@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "tl/Compute/ComputeFindings.h"
 
+#include "tl/Analysis/CopyRating.h"
 #include "tl/Analysis/UnifiedPerfTable.h"
 #include "tl/IR/Trace.h"
 #include "tl/Report/FindingSink.h"
@@ -132,6 +133,20 @@ std::vector<uint32_t> gpuEventsOf(const Trace &T, const UnifiedPerfRow &U) {
 }
 
 } // namespace
+
+bool isCopyOnlyOp(const CategoryResult &R, const OpRecord &Op) {
+  std::vector<std::string> Kernels =
+      kernelNamesOf(R.row(Op).text("kernel_details_summary"));
+  if (Kernels.empty()) {
+    SmallVector<StringRef, 4> Parts;
+    StringRef(Op.KernelName).split(Parts, "<br>", -1, false);
+    for (StringRef P : Parts)
+      Kernels.push_back(P.trim().str());
+  }
+  return !Kernels.empty() && all_of(Kernels, [](const std::string &K) {
+    return isCopyOrSetName(K);
+  });
+}
 
 Resolution defaultResolution(const CategoryResult &R,
                              const CategoryFinding &F) {
@@ -270,6 +285,17 @@ void runCategories(const ComputeInput &In, ArrayRef<std::string> Keys,
                   Parsed ? std::make_shared<const json::Value>(
                                std::move(*Parsed))
                          : nullptr);
+    // tl's own findings: a copy or set is limited by its link (the
+    // multi-kernel pass rates it there), not by HBM, so ops whose kernels
+    // are all copies / sets leave the roofline groups. The metrics file
+    // above keeps the reference's groups.
+    if (any_of(R.Ops, [&](const OpRecord &Op) { return isCopyOnlyOp(R, Op); })) {
+      std::vector<ImpactEstimate> Kept;
+      for (const ImpactEstimate &E : R.Estimates)
+        if (!isCopyOnlyOp(R, R.Ops[E.Op]))
+          Kept.push_back(E);
+      R.Findings = groupFindings(Kept, In.comparative(), H.MinImpact);
+    }
     emitFindings(R, H, T, Sink);
   }
   if (!H.NoDataMessage)

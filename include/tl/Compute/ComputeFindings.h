@@ -21,6 +21,10 @@ namespace tl::compute {
 Resolution defaultResolution(const CategoryResult &R,
                              const CategoryFinding &F);
 
+/// Every kernel of the op is a memcpy or memset (Kineto's "Memcpy ...",
+/// "Memset ..."): a transfer, not work a roofline rates.
+bool isCopyOnlyOp(const CategoryResult &R, const OpRecord &Op);
+
 /// One compute finding per category_findings[] entry, with the reference's
 /// metric names (impact_score*, bound_type, library, eff_bucket,
 /// estimate_method, member_count, rank), an evidence table, the
