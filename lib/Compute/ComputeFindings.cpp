@@ -266,6 +266,20 @@ void emitFindings(const CategoryResult &R, const AnalyzerHooks &H,
          << "% of end-to-end time.";
     }
     B.note(Why);
+    // Members a fusion candidate also holds: the two savings overlap.
+    std::set<std::string> Fused;
+    double FusedMs = 0;
+    for (const ImpactEstimate &E : F.Members)
+      if (!R.Ops[E.Op].FusionCandidate.empty()) {
+        Fused.insert(R.Ops[E.Op].FusionCandidate);
+        FusedMs += E.TimeMs;
+      }
+    if (!Fused.empty()) {
+      B.metric("fusion_overlap_ms", pyRound(FusedMs, 3), "ms");
+      B.note(fixed(FusedMs, 3) + " ms of this group is also inside the fusion "
+             "candidate(s) " + join(Fused, ", ") + ": fusing them replaces "
+             "these kernels, so the two savings overlap and do not add up.");
+    }
     Resolution Res = H.Resolve ? H.Resolve(R, F) : defaultResolution(R, F);
     B.action(Res.Action).mechanism(Res.Mechanism).expect(Res.Expected);
   }
@@ -289,9 +303,24 @@ void runCategories(const ComputeInput &In, ArrayRef<std::string> Keys,
     // multi-kernel pass rates it there), not by HBM, so ops whose kernels
     // are all copies / sets leave the roofline groups. The metrics file
     // above keeps the reference's groups.
-    if (any_of(R.Ops, [&](const OpRecord &Op) { return isCopyOnlyOp(R, Op); })) {
+    double FusedPct = 0;
+    for (const OpRecord &Op : R.Ops)
+      if (!Op.FusionCandidate.empty())
+        FusedPct += Op.PercentOfTotal.value_or(0);
+    bool KeepFused = H.KeepFusedPct >= 0 && FusedPct > 0 &&
+                     FusedPct >= H.KeepFusedPct;
+    if (KeepFused || any_of(R.Ops, [&](const OpRecord &Op) {
+          return isCopyOnlyOp(R, Op);
+        })) {
+      std::vector<ImpactEstimate> Est = R.Estimates;
+      if (KeepFused) {
+        std::vector<OpRecord> Ops = R.Ops;
+        for (OpRecord &Op : Ops)
+          Op.FusionCandidate.clear();
+        Est = estimateImpact(Ops, R.Key, In.e2eMs(), In.comparative());
+      }
       std::vector<ImpactEstimate> Kept;
-      for (const ImpactEstimate &E : R.Estimates)
+      for (const ImpactEstimate &E : Est)
         if (!isCopyOnlyOp(R, R.Ops[E.Op]))
           Kept.push_back(E);
       R.Findings = groupFindings(Kept, In.comparative(), H.MinImpact);

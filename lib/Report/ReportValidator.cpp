@@ -66,11 +66,17 @@ namespace {
 /// multi-kernel pass, so the findings files need not list it.
 static size_t countNonCopyGroups(const json::Array &Groups,
                                  const json::Array *Ops) {
-  StringMap<bool> CopyOnly; // op name -> every row of it is copy-only
+  // Members name an op and its time_ms: (name, time) -> every such row is
+  // copy-only.
+  auto KeyOf = [](const json::Object &O, StringRef NameKey) {
+    return O.getString(NameKey).value_or("").str() + "|" +
+           std::to_string(O.getNumber("time_ms").value_or(-1));
+  };
+  StringMap<bool> CopyOnly;
   if (Ops)
     for (const json::Value &Op : *Ops)
       if (const json::Object *OO = Op.getAsObject()) {
-        StringRef Name = OO->getString("name").value_or("");
+        std::string Name = KeyOf(*OO, "name");
         SmallVector<StringRef, 4> Ks;
         OO->getString("kernel_name").value_or("").split(Ks, "<br>", -1,
                                                         false);
@@ -87,8 +93,7 @@ static size_t countNonCopyGroups(const json::Array &Groups,
     const json::Array *Ms = GO ? GO->getArray("members") : nullptr;
     bool AllCopies = Ms && !Ms->empty() && all_of(*Ms, [&](const json::Value &M) {
       const json::Object *MO = M.getAsObject();
-      auto It = CopyOnly.find(
-          MO ? MO->getString("operation").value_or("") : "");
+      auto It = CopyOnly.find(MO ? KeyOf(*MO, "operation") : "");
       return It != CopyOnly.end() && It->second;
     });
     N += !AllCopies;
