@@ -132,6 +132,83 @@ std::vector<uint32_t> gpuEventsOf(const Trace &T, const UnifiedPerfRow &U) {
   return Out;
 }
 
+/// Ops without a performance model that take a visible share of the run
+/// but sit in no finding of their category (a fusion candidate holds them,
+/// or their heuristic group is below min-impact): named in one finding so
+/// they are not silently dropped. Not estimated: their fix is elsewhere.
+void emitUnestimated(const CategoryResult &R, const Trace *T,
+                     FindingSink &Sink) {
+  std::set<size_t> InFinding;
+  for (const CategoryFinding &F : R.Findings)
+    for (const ImpactEstimate &E : F.Members)
+      InFinding.insert(E.Op);
+  std::vector<size_t> Named;
+  double Ms = 0, Pct = 0;
+  for (size_t I = 0; I < R.Ops.size(); ++I) {
+    const OpRecord &Op = R.Ops[I];
+    if (InFinding.count(I) || Op.Eff.EfficiencyPercent ||
+        !Op.Eff.ComputeSpec.empty() || isCopyOnlyOp(R, Op) ||
+        Op.PercentOfTotal.value_or(0) < UnestimatedPct)
+      continue;
+    Named.push_back(I);
+    Ms += Op.TimeMs;
+    Pct += *Op.PercentOfTotal;
+  }
+  if (Named.empty())
+    return;
+  const OpRecord &First = R.Ops[Named.front()];
+  std::string Title =
+      Named.size() == 1
+          ? "Unmodelled " + R.Display + " op " + shortKernelName(First.Name) +
+                " (" + fixed(*First.PercentOfTotal, 1) +
+                "% of end-to-end time) outside every estimate"
+          : std::to_string(Named.size()) + " unmodelled " + R.Display +
+                " ops (" + fixed(Pct, 1) +
+                "% of end-to-end time) outside every estimate";
+  FindingBuilder B = Sink.compute(R.Display, Title);
+  B.key("unestimated|" + R.Key)
+      .metric("category_key", StringRef(R.Key))
+      .metric("member_count", static_cast<int64_t>(Named.size()))
+      .metric("time_ms", pyRound(Ms, 3), "ms")
+      .metric("percent_of_total", pyRound(Pct, 2), "%")
+      .nonQuantified("not estimated")
+      .severity(Pct >= 5 ? Severity::Medium : Severity::Low);
+  EvidenceTable Tab;
+  Tab.Title = "Data";
+  Tab.Columns = {"op", "args", "time_ms", "pct_e2e", "count", "kernel",
+                 "held_by"};
+  std::string Why;
+  raw_string_ostream OS(Why);
+  OS << "No performance model gives the efficiency of ";
+  for (size_t N = 0; N < Named.size(); ++N) {
+    const OpRecord &Op = R.Ops[Named[N]];
+    Tab.Rows.push_back(
+        {Value(Op.Name), Value(Op.Args.value_or("")), Value(Op.TimeMs),
+         cellOf(Op.PercentOfTotal), Value(Op.Count), Value(Op.KernelName),
+         Value(Op.FusionCandidate.empty()
+                   ? std::string("no finding (below min-impact)")
+                   : "fusion candidate " + Op.FusionCandidate)});
+    B.op(Op.Name);
+    if (T)
+      if (const UnifiedPerfRow *U = R.In->typedRow(Op.Row))
+        B.events(gpuEventsOf(*T, *U));
+    OS << (N ? ", " : "") << Op.Name << " (" << fixed(Op.TimeMs, 3)
+       << " ms, " << fixed(*Op.PercentOfTotal, 2) << "%"
+       << (Op.FusionCandidate.empty()
+               ? std::string()
+               : ", inside fusion candidate " + Op.FusionCandidate)
+       << ")";
+  }
+  OS << "; the report does not estimate a saving for "
+     << (Named.size() == 1 ? "it" : "them") << ".";
+  B.evidence(std::move(Tab)).note(Why);
+  B.action("Add a performance model for these ops (record shapes with "
+           "record_shapes=True) so their gap to roofline can be measured; "
+           "where a fusion candidate holds them, its card is the fix.")
+      .mechanism("performance model")
+      .expect("a quantified efficiency for these ops");
+}
+
 } // namespace
 
 bool isCopyOnlyOp(const CategoryResult &R, const OpRecord &Op) {
@@ -326,6 +403,7 @@ void runCategories(const ComputeInput &In, ArrayRef<std::string> Keys,
       R.Findings = groupFindings(Kept, In.comparative(), H.MinImpact);
     }
     emitFindings(R, H, T, Sink);
+    emitUnestimated(R, T, Sink);
   }
   if (!H.NoDataMessage)
     return;
