@@ -14,6 +14,7 @@
 #include "ReportUtil.h"
 
 #include "tl/Support/BoundedJson.h"
+#include "tl/Support/Csv.h"
 #include "tl/Support/Markdown.h"
 #include "tl/Support/NumberFormat.h"
 #include "tl/Support/OutputTransaction.h"
@@ -33,6 +34,7 @@
 
 #include <cmath>
 #include <optional>
+#include <set>
 
 using namespace llvm;
 
@@ -298,6 +300,7 @@ private:
     StringSet<> Args, LauncherPaths, KernelNames;
   };
   void loadJson();
+  void timeChecks(const json::Array &Fs, std::optional<double> WindowMs);
   void tierDoc(const TierDoc &D);
   void level1(StringRef Md);
   void level2();
@@ -888,6 +891,7 @@ void Validator::truthChecks(StringRef Md) {
                   " % != gpu_utilization's " + num(*Exposed) + " %");
     }
   }
+  timeChecks(*Fs, U ? U->getNumber("total_time_ms") : std::nullopt);
   llvm::sort(Ranks);
   bool Contiguous = true;
   for (size_t I = 0; I < Ranks.size(); ++I)
@@ -907,6 +911,134 @@ void Validator::truthChecks(StringRef Md) {
             "tl", "truth",
             "executive summary exposed communication '" + Cell +
                 "%' != findings.json " + num(*Exposed) + " %");
+    }
+  }
+}
+
+/// Kernel name -> total time (µs) from perf_report_csvs/kernel_summary.csv,
+/// the trace's own kernel times.
+static StringMap<double> kernelTotals(StringRef Text) {
+  StringMap<double> Out;
+  Expected<std::vector<CsvRow>> Rows = parseCsv(Text);
+  if (!Rows) {
+    consumeError(Rows.takeError());
+    return Out;
+  }
+  if (Rows->empty())
+    return Out;
+  const CsvRow &H = Rows->front();
+  auto Col = [&](StringRef N) -> int {
+    for (size_t I = 0; I < H.size(); ++I)
+      if (H[I] == N)
+        return int(I);
+    return -1;
+  };
+  int Name = Col("Kernel name"), Sum = Col("Kernel duration (µs)_sum");
+  if (Name < 0 || Sum < 0)
+    return Out;
+  for (size_t I = 1; I < Rows->size(); ++I) {
+    const CsvRow &R = (*Rows)[I];
+    double D = 0;
+    if (size_t(std::max(Name, Sum)) < R.size() &&
+        !StringRef(R[Sum]).getAsDouble(D))
+      Out[R[Name]] += D;
+  }
+  return Out;
+}
+
+/// "Kernel 2: Memset (Device)" -> "Memset (Device)".
+static StringRef dropKernelIndex(StringRef K) {
+  K = K.trim();
+  if (K.starts_with("Kernel ")) {
+    size_t P = K.find(": ");
+    if (P != StringRef::npos)
+      return K.drop_front(P + 2);
+  }
+  return K;
+}
+
+void Validator::timeChecks(const json::Array &Fs,
+                           std::optional<double> WindowMs) {
+  // From the trace itself: no finding's time exceeds the analysis window
+  // (gpu_utilization.total_time_ms); a fusion candidate's time does not
+  // exceed what its kernels ran (kernel_summary.csv); no copy or set is
+  // rated against a roofline as compute work.
+  auto num = [](double X) { return printfDouble("%g", X); };
+  std::optional<StringMap<double>> Kernels;
+  if (std::optional<std::string> KS =
+          readFile(path("perf_report_csvs/kernel_summary.csv")))
+    Kernels = kernelTotals(*KS);
+  for (const json::Value &FV : Fs) {
+    const json::Object *F = FV.getAsObject();
+    if (!F)
+      continue;
+    StringRef Id = F->getString("id").value_or("");
+    std::optional<double> TimeMs, Bound;
+    std::string BoundType;
+    if (const json::Array *Ms = F->getArray("metrics"))
+      for (const json::Value &MV : *Ms) {
+        const json::Object *M = MV.getAsObject();
+        if (!M)
+          continue;
+        StringRef Name = M->getString("name").value_or("");
+        if (Name == "bound_type")
+          BoundType = M->getString("value").value_or("").str();
+        std::optional<double> X = M->getNumber("value");
+        if (!X)
+          continue;
+        if (Name == "time_ms")
+          TimeMs = *X;
+        if (WindowMs && *WindowMs > 0 && !Comparative &&
+            (Name == "time_ms" || Name == "savings_ms" ||
+             Name == "fusion_overlap_ms"))
+          check(*X <= *WindowMs + 0.0015, "tl", "truth",
+                Id + ": " + Name + " " + num(*X) +
+                    " ms > the analysis window's " + num(*WindowMs) + " ms");
+      }
+    const json::Array *Ev = F->getArray("evidence");
+    const json::Object *First =
+        Ev && !Ev->empty() ? (*Ev)[0].getAsObject() : nullptr;
+    const json::Array *Cols = First ? First->getArray("columns") : nullptr;
+    const json::Array *Rows = First ? First->getArray("rows") : nullptr;
+    int KCol = -1;
+    if (Cols)
+      for (size_t I = 0; I < Cols->size(); ++I)
+        if ((*Cols)[I].getAsString() == StringRef("kernel"))
+          KCol = int(I);
+    if (KCol < 0 || !Rows)
+      continue;
+    std::vector<std::string> Names;
+    for (const json::Value &RV : *Rows)
+      if (const json::Array *R = RV.getAsArray())
+        if (size_t(KCol) < R->size())
+          if (std::optional<StringRef> K = (*R)[KCol].getAsString())
+            Names.push_back(K->str());
+    StringRef Pass = F->getString("pass").value_or("");
+    if (Pass == "kernel-fusion" && TimeMs && Kernels && !Kernels->empty()) {
+      double RanUs = 0;
+      std::set<std::string> Seen;
+      for (const std::string &K : Names)
+        if (Seen.insert(K).second) {
+          auto It = Kernels->find(K);
+          RanUs += It == Kernels->end() ? 0 : It->second;
+        }
+      check(*TimeMs <= RanUs / 1000 + 0.0015, "tl", "truth",
+            Id + ": fusion candidate time " + num(*TimeMs) +
+                " ms > the " + num(RanUs / 1000) +
+                " ms its kernels ran in the trace");
+    }
+    if (F->getString("tier") == StringRef("compute") &&
+        (BoundType == "memory" || BoundType == "compute") && !Names.empty()) {
+      bool AllCopies = all_of(Names, [](const std::string &K) {
+        SmallVector<StringRef, 4> Parts;
+        StringRef(K).split(Parts, "<br>", -1, false);
+        return !Parts.empty() && all_of(Parts, [](StringRef P) {
+          return isCopyOrSetName(dropKernelIndex(P));
+        });
+      });
+      check(!AllCopies, "tl", "truth",
+            Id + ": copies / sets rated as " + BoundType +
+                "-bound compute kernels (a copy is limited by its link)");
     }
   }
 }
