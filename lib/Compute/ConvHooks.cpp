@@ -99,7 +99,8 @@ AnalyzerHooks convHooks(double ChannelsLastPct) {
           "layout change (channels-last)", "no transpose kernels"};
     if (F.BoundType == "memory")
       return Resolution{
-          "Memory-bound convolutions (1x1 / depthwise): use channels-last "
+          "Memory-bound convolutions (typically 1x1 or depthwise): use "
+          "channels-last "
           "and fuse the following bias/activation/normalization into the "
           "convolution epilogue.",
           "layout change, fused epilogue", "higher achieved TB/s"};
