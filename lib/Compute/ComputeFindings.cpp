@@ -167,6 +167,7 @@ void emitUnestimated(const CategoryResult &R, const Trace *T,
                 "% of end-to-end time) outside every estimate";
   FindingBuilder B = Sink.compute(R.Display, Title);
   B.key("unestimated|" + R.Key)
+      .metric("report_face", "tl")
       .metric("category_key", StringRef(R.Key))
       .metric("member_count", static_cast<int64_t>(Named.size()))
       .metric("time_ms", pyRound(Ms, 3), "ms")
@@ -259,11 +260,32 @@ Resolution defaultResolution(const CategoryResult &R,
 
 void emitFindings(const CategoryResult &R, const AnalyzerHooks &H,
                   const Trace *T, FindingSink &Sink) {
-  for (const CategoryFinding &F : R.Findings) {
+  emitGroups(R, R.Findings, H, T, Sink, "");
+}
+
+/// Same members, same grouping: one finding serves both faces.
+static bool sameGroup(const CategoryFinding &A, const CategoryFinding &B) {
+  if (A.Quantified != B.Quantified || A.BoundType != B.BoundType ||
+      A.Library != B.Library || A.EffBucket != B.EffBucket ||
+      A.Rank != B.Rank || A.Members.size() != B.Members.size())
+    return false;
+  for (size_t I = 0; I < A.Members.size(); ++I)
+    if (A.Members[I].Op != B.Members[I].Op)
+      return false;
+  return true;
+}
+
+void emitGroups(const CategoryResult &R, ArrayRef<CategoryFinding> Groups,
+                const AnalyzerHooks &H, const Trace *T, FindingSink &Sink,
+                StringRef Face) {
+  for (const CategoryFinding &F : Groups) {
     GroupFacts G = factsOf(R, F);
     FindingBuilder B = Sink.compute(R.Display, title(R, F));
-    B.key(F.Quantified ? F.BoundType + "|" + F.Library + "|" + F.EffBucket
-                       : "heuristic|" + F.Members.front().Operation);
+    B.key((F.Quantified ? F.BoundType + "|" + F.Library + "|" + F.EffBucket
+                        : "heuristic|" + F.Members.front().Operation) +
+          (Face.empty() ? "" : "|" + Face.str()));
+    if (!Face.empty())
+      B.metric("report_face", Face);
     B.metric("impact_score", F.Mid)
         .metric("impact_score_low", F.Low)
         .metric("impact_score_high", F.High)
@@ -380,6 +402,7 @@ void runCategories(const ComputeInput &In, ArrayRef<std::string> Keys,
     // multi-kernel pass rates it there), not by HBM, so ops whose kernels
     // are all copies / sets leave the roofline groups. The metrics file
     // above keeps the reference's groups.
+    std::vector<CategoryFinding> RefGroups = R.Findings;
     double FusedPct = 0;
     for (const OpRecord &Op : R.Ops)
       if (!Op.FusionCandidate.empty())
@@ -402,7 +425,22 @@ void runCategories(const ComputeInput &In, ArrayRef<std::string> Keys,
           Kept.push_back(E);
       R.Findings = groupFindings(Kept, In.comparative(), H.MinImpact);
     }
-    emitFindings(R, H, T, Sink);
+    // Groups both faces share are emitted once; the others carry their
+    // face (priority_data.json keeps the reference's groups).
+    std::vector<CategoryFinding> Both, TlOnly, RefOnly;
+    for (const CategoryFinding &F : R.Findings)
+      (any_of(RefGroups,
+              [&](const CategoryFinding &G) { return sameGroup(F, G); })
+           ? Both
+           : TlOnly)
+          .push_back(F);
+    for (const CategoryFinding &G : RefGroups)
+      if (none_of(R.Findings,
+                  [&](const CategoryFinding &F) { return sameGroup(F, G); }))
+        RefOnly.push_back(G);
+    emitGroups(R, Both, H, T, Sink, "");
+    emitGroups(R, TlOnly, H, T, Sink, "tl");
+    emitGroups(R, RefOnly, H, T, Sink, "reference");
     emitUnestimated(R, T, Sink);
   }
   if (!H.NoDataMessage)

@@ -428,7 +428,7 @@ Error ReferenceDataEmitter::writeMetadata(const ReportContext &Ctx,
 }
 
 Error ReferenceDataEmitter::emit(const ReportContext &Ctx) {
-  ReportModel M = ReportModel::build(Ctx);
+  ReportModel M = ReportModel::build(Ctx, ReportFace::Reference);
   Metrics = &metricsArtifacts(Ctx);
   ManifestSystemEntries Sys = manifestSystemEntries(Ctx, M);
   HasMultiKernel = Sys.MultiKernel;

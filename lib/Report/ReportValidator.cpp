@@ -35,6 +35,7 @@
 #include <cmath>
 #include <optional>
 #include <set>
+#include <tuple>
 
 using namespace llvm;
 
@@ -301,6 +302,9 @@ private:
   };
   void loadJson();
   void timeChecks(const json::Array &Fs, std::optional<double> WindowMs);
+  /// findings.json's compute findings as priority_data.json findings[]
+  /// entries (category key, impact_score*), in report order.
+  std::optional<json::Array> tlComputeItems() const;
   void tierDoc(const TierDoc &D);
   void level1(StringRef Md);
   void level2();
@@ -735,11 +739,37 @@ void Validator::level3(StringRef Md) {
                                          "kernels)'");
     }
 
-  // P-items vs priority_data.json.
+  // P-items vs priority_data.json. Where tl's own report keeps other
+  // compute groups than the reference (docs/conformance.md, "tl's own
+  // report": copies, GEMMs inside fusion candidates, unmodelled ops),
+  // analysis.md follows findings.json: the cards are checked against its
+  // compute findings, in the same form.
   StringRef Compute = block(Md, "## Compute Kernel Optimizations");
   const json::Object *P = Priority ? Priority->getAsObject() : nullptr;
   const json::Array *Findings = P ? P->getArray("findings") : nullptr;
   const json::Array *Prios = P ? P->getArray("priorities") : nullptr;
+  json::Array TlCompute;
+  bool TwoFaces = false;
+  if (Findings)
+    if (std::optional<json::Array> Own = tlComputeItems()) {
+      auto Key = [](const json::Value &V) {
+        const json::Object *O = V.getAsObject();
+        return O ? std::make_tuple(O->getString("category").value_or("").str(),
+                                   O->getNumber("impact_score"),
+                                   O->getNumber("impact_score_low"),
+                                   O->getNumber("impact_score_high"))
+                 : std::make_tuple(std::string(), std::optional<double>(),
+                                   std::optional<double>(),
+                                   std::optional<double>());
+      };
+      TwoFaces = Own->size() != Findings->size();
+      for (size_t I = 0; !TwoFaces && I < Own->size(); ++I)
+        TwoFaces = Key((*Own)[I]) != Key((*Findings)[I]);
+      if (TwoFaces) {
+        TlCompute = std::move(*Own);
+        Findings = &TlCompute;
+      }
+    }
   if (Findings) {
     unsigned Headings = countPHeadings(Compute, "### ");
     check(Headings == Findings->size(), "L3", "R1",
@@ -791,7 +821,7 @@ void Validator::level3(StringRef Md) {
       if (L.trim().starts_with("|"))
         ++Rows;
     Rows = Rows >= 2 ? Rows - 2 : 0; // header and separator
-    if (Prios)
+    if (Prios && !TwoFaces)
       check(Rows == Prios->size(), "L3", "R4",
             Twine(Rows) + " top-operations row(s) but " +
                 Twine(Prios->size()) + " priorities");
@@ -915,6 +945,41 @@ void Validator::truthChecks(StringRef Md) {
   }
 }
 
+std::optional<json::Array> Validator::tlComputeItems() const {
+  std::optional<std::string> Text = readFile(path("findings.json"));
+  if (!Text)
+    return std::nullopt;
+  Expected<json::Value> V = parseJsonBounded(*Text);
+  if (!V) {
+    consumeError(V.takeError());
+    return std::nullopt;
+  }
+  const json::Object *O = V->getAsObject();
+  const json::Array *Fs = O ? O->getArray("findings") : nullptr;
+  if (!Fs)
+    return std::nullopt;
+  json::Array Out;
+  for (const json::Value &FV : *Fs) {
+    const json::Object *F = FV.getAsObject();
+    if (!F || F->getString("tier") != StringRef("compute"))
+      continue;
+    json::Object Item;
+    if (const json::Array *Ms = F->getArray("metrics"))
+      for (const json::Value &MV : *Ms)
+        if (const json::Object *M = MV.getAsObject()) {
+          StringRef N = M->getString("name").value_or("");
+          if (N == "category_key")
+            Item["category"] = M->getString("value").value_or("").str();
+          else if (N == "impact_score" || N == "impact_score_low" ||
+                   N == "impact_score_high")
+            if (std::optional<double> X = M->getNumber("value"))
+              Item[N.str()] = *X;
+        }
+    Out.push_back(std::move(Item));
+  }
+  return Out;
+}
+
 /// Kernel name -> total time (µs) from perf_report_csvs/kernel_summary.csv,
 /// the trace's own kernel times.
 static StringMap<double> kernelTotals(StringRef Text) {
@@ -1013,8 +1078,8 @@ void Validator::timeChecks(const json::Array &Fs,
         if (size_t(KCol) < R->size())
           if (std::optional<StringRef> K = (*R)[KCol].getAsString())
             Names.push_back(K->str());
-    StringRef Pass = F->getString("pass").value_or("");
-    if (Pass == "kernel-fusion" && TimeMs && Kernels && !Kernels->empty()) {
+    if (F->getString("tier") == StringRef("fusion") && TimeMs && Kernels &&
+        !Kernels->empty()) {
       double RanUs = 0;
       std::set<std::string> Seen;
       for (const std::string &K : Names)

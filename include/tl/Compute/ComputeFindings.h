@@ -32,6 +32,13 @@ bool isCopyOnlyOp(const CategoryResult &R, const OpRecord &Op);
 void emitFindings(const CategoryResult &R, const AnalyzerHooks &Hooks,
                   const Trace *T, FindingSink &Sink);
 
+/// emitFindings for the given groups; a non-empty Face ("tl",
+/// "reference") adds the report_face metric: the finding belongs to that
+/// face of the report only (tl/Report/ReportModel.h).
+void emitGroups(const CategoryResult &R, llvm::ArrayRef<CategoryFinding> Groups,
+                const AnalyzerHooks &Hooks, const Trace *T, FindingSink &Sink,
+                llvm::StringRef Face);
+
 /// analyzeCategory + metrics artifact + findings, for every key in Keys
 /// present in the trace.
 void runCategories(const ComputeInput &In, llvm::ArrayRef<std::string> Keys,
