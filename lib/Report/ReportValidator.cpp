@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 #include "tl/Report/ReportValidator.h"
 #include "tl/Analysis/CopyRating.h"
+#include "tl/Report/ReportModel.h"
 
 #include "ReportUtil.h"
 
@@ -964,6 +965,8 @@ std::optional<json::Array> Validator::tlComputeItems() const {
     if (!F || F->getString("tier") != StringRef("compute"))
       continue;
     json::Object Item;
+    // As ReportModel: the category_key metric, else the category's key.
+    Item["category"] = categoryKey(F->getString("category").value_or(""));
     if (const json::Array *Ms = F->getArray("metrics"))
       for (const json::Value &MV : *Ms)
         if (const json::Object *M = MV.getAsObject()) {
@@ -975,6 +978,18 @@ std::optional<json::Array> Validator::tlComputeItems() const {
             if (std::optional<double> X = M->getNumber("value"))
               Item[N.str()] = *X;
         }
+    // No impact metrics: the finding's own quantified impact (as
+    // ReportModel reads it), which findings.json gives as impact.score.
+    const json::Object *Imp = F->getObject("impact");
+    const json::Object *Score = Imp ? Imp->getObject("score") : nullptr;
+    if (!Item.get("impact_score") && Score &&
+        Imp->getBoolean("quantified").value_or(false))
+      for (auto [From, To] : {std::pair<StringRef, StringRef>{"low",
+                                                            "impact_score_low"},
+                              {"mid", "impact_score"},
+                              {"high", "impact_score_high"}})
+        if (std::optional<double> X = Score->getNumber(From))
+          Item[To.str()] = *X;
     Out.push_back(std::move(Item));
   }
   return Out;
