@@ -70,6 +70,12 @@ llvm::Expected<ArchSpec> tl::parseArchSpec(llvm::StringRef Path,
         HaveBw = true;
       } else if (Key == "memory_gb") {
         A.MemoryGB = Peak(V, Key);
+      } else if (Key == "host_link" || Key == "peer_link") {
+        (Key == "host_link" ? A.HostLink : A.PeerLink) = V.as<std::string>();
+      } else if (Key == "host_link_gbps") {
+        A.HostLinkGBps = Peak(V, Key);
+      } else if (Key == "peer_link_gbps") {
+        A.PeerLinkGBps = Peak(V, Key);
       } else if (Key == "max_achievable_tflops") {
         if (!V.IsMap())
           return archError(Path, "max_achievable_tflops is not a mapping");

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "tl/Compute/ComputeFindings.h"
 
+#include "tl/Analysis/CopyRating.h"
 #include "tl/Analysis/UnifiedPerfTable.h"
 #include "tl/IR/Trace.h"
 #include "tl/Report/FindingSink.h"
@@ -131,7 +132,99 @@ std::vector<uint32_t> gpuEventsOf(const Trace &T, const UnifiedPerfRow &U) {
   return Out;
 }
 
+/// Ops without a performance model that take a visible share of the run
+/// but sit in no finding of their category (a fusion candidate holds them,
+/// or their heuristic group is below min-impact): named in one finding so
+/// they are not silently dropped. Not estimated: their fix is elsewhere.
+void emitUnestimated(const CategoryResult &R, const Trace *T,
+                     FindingSink &Sink) {
+  std::set<size_t> InFinding;
+  for (const CategoryFinding &F : R.Findings)
+    for (const ImpactEstimate &E : F.Members)
+      InFinding.insert(E.Op);
+  std::vector<size_t> Named;
+  double Ms = 0, Pct = 0;
+  for (size_t I = 0; I < R.Ops.size(); ++I) {
+    const OpRecord &Op = R.Ops[I];
+    if (InFinding.count(I) || Op.Eff.EfficiencyPercent ||
+        !Op.Eff.ComputeSpec.empty() || isCopyOnlyOp(R, Op) ||
+        Op.PercentOfTotal.value_or(0) < UnestimatedPct)
+      continue;
+    Named.push_back(I);
+    Ms += Op.TimeMs;
+    Pct += *Op.PercentOfTotal;
+  }
+  if (Named.empty())
+    return;
+  const OpRecord &First = R.Ops[Named.front()];
+  std::string Title =
+      Named.size() == 1
+          ? "Unmodelled " + R.Display + " op " + shortKernelName(First.Name) +
+                " (" + fixed(*First.PercentOfTotal, 1) +
+                "% of end-to-end time) outside every estimate"
+          : std::to_string(Named.size()) + " unmodelled " + R.Display +
+                " ops (" + fixed(Pct, 1) +
+                "% of end-to-end time) outside every estimate";
+  FindingBuilder B = Sink.compute(R.Display, Title);
+  B.key("unestimated|" + R.Key)
+      .metric("report_face", "tl")
+      .metric("category_key", StringRef(R.Key))
+      .metric("member_count", static_cast<int64_t>(Named.size()))
+      .metric("time_ms", pyRound(Ms, 3), "ms")
+      .metric("percent_of_total", pyRound(Pct, 2), "%")
+      .nonQuantified("not estimated")
+      .severity(Pct >= 5 ? Severity::Medium : Severity::Low);
+  EvidenceTable Tab;
+  Tab.Title = "Data";
+  Tab.Columns = {"op", "args", "time_ms", "pct_e2e", "count", "kernel",
+                 "held_by"};
+  std::string Why;
+  raw_string_ostream OS(Why);
+  OS << "No performance model gives the efficiency of ";
+  for (size_t N = 0; N < Named.size(); ++N) {
+    const OpRecord &Op = R.Ops[Named[N]];
+    Tab.Rows.push_back(
+        {Value(Op.Name), Value(Op.Args.value_or("")), Value(Op.TimeMs),
+         cellOf(Op.PercentOfTotal), Value(Op.Count), Value(Op.KernelName),
+         Value(Op.FusionCandidate.empty()
+                   ? std::string("no finding (below min-impact)")
+                   : "fusion candidate " + Op.FusionCandidate)});
+    B.op(Op.Name);
+    if (T)
+      if (const UnifiedPerfRow *U = R.In->typedRow(Op.Row))
+        B.events(gpuEventsOf(*T, *U));
+    OS << (N ? ", " : "") << Op.Name << " (" << fixed(Op.TimeMs, 3)
+       << " ms, " << fixed(*Op.PercentOfTotal, 2) << "%"
+       << (Op.FusionCandidate.empty()
+               ? std::string()
+               : ", inside fusion candidate " + Op.FusionCandidate)
+       << ")";
+  }
+  OS << "; the report does not estimate a saving for "
+     << (Named.size() == 1 ? "it" : "them") << ".";
+  B.evidence(std::move(Tab)).note(Why);
+  B.action("Add a performance model for these ops (record shapes with "
+           "record_shapes=True) so their gap to roofline can be measured; "
+           "where a fusion candidate holds them, its card is the fix.")
+      .mechanism("performance model")
+      .expect("a quantified efficiency for these ops");
+}
+
 } // namespace
+
+bool isCopyOnlyOp(const CategoryResult &R, const OpRecord &Op) {
+  std::vector<std::string> Kernels =
+      kernelNamesOf(R.row(Op).text("kernel_details_summary"));
+  if (Kernels.empty()) {
+    SmallVector<StringRef, 4> Parts;
+    StringRef(Op.KernelName).split(Parts, "<br>", -1, false);
+    for (StringRef P : Parts)
+      Kernels.push_back(P.trim().str());
+  }
+  return !Kernels.empty() && all_of(Kernels, [](const std::string &K) {
+    return isCopyOrSetName(K);
+  });
+}
 
 Resolution defaultResolution(const CategoryResult &R,
                              const CategoryFinding &F) {
@@ -167,11 +260,32 @@ Resolution defaultResolution(const CategoryResult &R,
 
 void emitFindings(const CategoryResult &R, const AnalyzerHooks &H,
                   const Trace *T, FindingSink &Sink) {
-  for (const CategoryFinding &F : R.Findings) {
+  emitGroups(R, R.Findings, H, T, Sink, "");
+}
+
+/// Same members, same grouping: one finding serves both faces.
+static bool sameGroup(const CategoryFinding &A, const CategoryFinding &B) {
+  if (A.Quantified != B.Quantified || A.BoundType != B.BoundType ||
+      A.Library != B.Library || A.EffBucket != B.EffBucket ||
+      A.Rank != B.Rank || A.Members.size() != B.Members.size())
+    return false;
+  for (size_t I = 0; I < A.Members.size(); ++I)
+    if (A.Members[I].Op != B.Members[I].Op)
+      return false;
+  return true;
+}
+
+void emitGroups(const CategoryResult &R, ArrayRef<CategoryFinding> Groups,
+                const AnalyzerHooks &H, const Trace *T, FindingSink &Sink,
+                StringRef Face) {
+  for (const CategoryFinding &F : Groups) {
     GroupFacts G = factsOf(R, F);
     FindingBuilder B = Sink.compute(R.Display, title(R, F));
-    B.key(F.Quantified ? F.BoundType + "|" + F.Library + "|" + F.EffBucket
-                       : "heuristic|" + F.Members.front().Operation);
+    B.key((F.Quantified ? F.BoundType + "|" + F.Library + "|" + F.EffBucket
+                        : "heuristic|" + F.Members.front().Operation) +
+          (Face.empty() ? "" : "|" + Face.str()));
+    if (!Face.empty())
+      B.metric("report_face", Face);
     B.metric("impact_score", F.Mid)
         .metric("impact_score_low", F.Low)
         .metric("impact_score_high", F.High)
@@ -251,6 +365,20 @@ void emitFindings(const CategoryResult &R, const AnalyzerHooks &H,
          << "% of end-to-end time.";
     }
     B.note(Why);
+    // Members a fusion candidate also holds: the two savings overlap.
+    std::set<std::string> Fused;
+    double FusedMs = 0;
+    for (const ImpactEstimate &E : F.Members)
+      if (!R.Ops[E.Op].FusionCandidate.empty()) {
+        Fused.insert(R.Ops[E.Op].FusionCandidate);
+        FusedMs += E.TimeMs;
+      }
+    if (!Fused.empty()) {
+      B.metric("fusion_overlap_ms", pyRound(FusedMs, 3), "ms");
+      B.note(fixed(FusedMs, 3) + " ms of this group is also inside the fusion "
+             "candidate(s) " + join(Fused, ", ") + ": fusing them replaces "
+             "these kernels, so the two savings overlap and do not add up.");
+    }
     Resolution Res = H.Resolve ? H.Resolve(R, F) : defaultResolution(R, F);
     B.action(Res.Action).mechanism(Res.Mechanism).expect(Res.Expected);
   }
@@ -270,7 +398,50 @@ void runCategories(const ComputeInput &In, ArrayRef<std::string> Keys,
                   Parsed ? std::make_shared<const json::Value>(
                                std::move(*Parsed))
                          : nullptr);
-    emitFindings(R, H, T, Sink);
+    // tl's own findings: a copy or set is limited by its link (the
+    // multi-kernel pass rates it there), not by HBM, so ops whose kernels
+    // are all copies / sets leave the roofline groups. The metrics file
+    // above keeps the reference's groups.
+    std::vector<CategoryFinding> RefGroups = R.Findings;
+    double FusedPct = 0;
+    for (const OpRecord &Op : R.Ops)
+      if (!Op.FusionCandidate.empty())
+        FusedPct += Op.PercentOfTotal.value_or(0);
+    bool KeepFused = H.KeepFusedPct >= 0 && FusedPct > 0 &&
+                     FusedPct >= H.KeepFusedPct;
+    if (KeepFused || any_of(R.Ops, [&](const OpRecord &Op) {
+          return isCopyOnlyOp(R, Op);
+        })) {
+      std::vector<ImpactEstimate> Est = R.Estimates;
+      if (KeepFused) {
+        std::vector<OpRecord> Ops = R.Ops;
+        for (OpRecord &Op : Ops)
+          Op.FusionCandidate.clear();
+        Est = estimateImpact(Ops, R.Key, In.e2eMs(), In.comparative());
+      }
+      std::vector<ImpactEstimate> Kept;
+      for (const ImpactEstimate &E : Est)
+        if (!isCopyOnlyOp(R, R.Ops[E.Op]))
+          Kept.push_back(E);
+      R.Findings = groupFindings(Kept, In.comparative(), H.MinImpact);
+    }
+    // Groups both faces share are emitted once; the others carry their
+    // face (priority_data.json keeps the reference's groups).
+    std::vector<CategoryFinding> Both, TlOnly, RefOnly;
+    for (const CategoryFinding &F : R.Findings)
+      (any_of(RefGroups,
+              [&](const CategoryFinding &G) { return sameGroup(F, G); })
+           ? Both
+           : TlOnly)
+          .push_back(F);
+    for (const CategoryFinding &G : RefGroups)
+      if (none_of(R.Findings,
+                  [&](const CategoryFinding &F) { return sameGroup(F, G); }))
+        RefOnly.push_back(G);
+    emitGroups(R, Both, H, T, Sink, "");
+    emitGroups(R, TlOnly, H, T, Sink, "tl");
+    emitGroups(R, RefOnly, H, T, Sink, "reference");
+    emitUnestimated(R, T, Sink);
   }
   if (!H.NoDataMessage)
     return;

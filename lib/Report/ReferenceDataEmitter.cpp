@@ -428,7 +428,7 @@ Error ReferenceDataEmitter::writeMetadata(const ReportContext &Ctx,
 }
 
 Error ReferenceDataEmitter::emit(const ReportContext &Ctx) {
-  const ReportModel &M = ReportModel::of(Ctx);
+  const ReportModel &M = ReportModel::of(Ctx, ReportFace::Reference);
   Metrics = &metricsArtifacts(Ctx);
   ManifestSystemEntries Sys = manifestSystemEntries(Ctx, M);
   HasMultiKernel = Sys.MultiKernel;

@@ -108,9 +108,17 @@ std::optional<double> PItem::placeScore() const {
   return S;
 }
 
+bool inReportFace(const Finding &F, ReportFace Face) {
+  std::string Only = stringMetric(F, "report_face");
+  if (Only.empty())
+    return true;
+  return Only == (Face == ReportFace::Tl ? "tl" : "reference");
+}
+
 ReportModel ReportModel::build(ArrayRef<Finding> Findings, Utilization U,
                                std::vector<CategoryInfo> Categories,
-                               ArrayRef<std::optional<PathShare>> Paths) {
+                               ArrayRef<std::optional<PathShare>> Paths,
+                               ReportFace Face) {
   ReportModel M;
   M.U = U;
   M.Categories = std::move(Categories);
@@ -120,6 +128,8 @@ ReportModel ReportModel::build(ArrayRef<Finding> Findings, Utilization U,
   std::map<std::pair<std::string, std::string>, unsigned> Seen;
   for (size_t FI = 0; FI < Findings.size(); ++FI) {
     const Finding &F = Findings[FI];
+    if (!inReportFace(F, Face))
+      continue;
     PItem P = makeItem(F);
     if (FI < Paths.size())
       P.Path = Paths[FI];
@@ -285,7 +295,7 @@ static std::vector<CategoryInfo> collectCategories(const UnifiedPerfTable &UT) {
   return Cats;
 }
 
-ReportModel ReportModel::build(const ReportContext &Ctx) {
+ReportModel ReportModel::build(const ReportContext &Ctx, ReportFace Face) {
   Utilization U;
   const GpuTimeline &TL = Ctx.AM.get<GpuTimeline>();
   if (TL.hasGpuEvents() && TL.totalTime() > 0) {
@@ -307,7 +317,7 @@ ReportModel ReportModel::build(const ReportContext &Ctx) {
                         : std::nullopt);
   }
   return build(Ctx.Findings, U,
-               collectCategories(Ctx.AM.get<UnifiedPerfTable>()), Paths);
+               collectCategories(Ctx.AM.get<UnifiedPerfTable>()), Paths, Face);
 }
 
 const CategoryInfo *ReportModel::category(StringRef Key) const {

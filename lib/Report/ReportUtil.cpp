@@ -34,8 +34,9 @@ struct ReportCache {
   std::deque<json::Value> ParsedMetrics;
   std::once_flag FusionOnce;
   size_t FusionCandidates = 0;
-  std::once_flag ModelOnce;
-  std::optional<ReportModel> Model;
+  /// By ReportFace.
+  std::once_flag ModelOnce[2];
+  std::optional<ReportModel> Model[2];
 };
 
 namespace {
@@ -116,12 +117,13 @@ const MetricsArtifacts &metricsArtifacts(const ReportContext &Ctx) {
   return C.Metrics;
 }
 
-const ReportModel &ReportModel::of(const ReportContext &Ctx) {
+const ReportModel &ReportModel::of(const ReportContext &Ctx, ReportFace Face) {
   ReportCache &C = *Ctx.Cache;
+  unsigned I = Face == ReportFace::Reference ? 1 : 0;
   // Every emitter reads it; building it ranks all findings and walks the
   // critical path for each one's share.
-  std::call_once(C.ModelOnce, [&] { C.Model.emplace(build(Ctx)); });
-  return *C.Model;
+  std::call_once(C.ModelOnce[I], [&] { C.Model[I].emplace(build(Ctx, Face)); });
+  return *C.Model[I];
 }
 
 std::string reportTracePath(const ReportContext &Ctx) {

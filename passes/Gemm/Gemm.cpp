@@ -49,6 +49,42 @@ std::string layoutOf(StringRef Kernel) {
   return "";
 }
 
+/// A cutlass-style `align1` / `align2` kernel: operands not 16-byte
+/// aligned, so the kernel loads element by element.
+bool misalignedKernel(StringRef Kernel) {
+  for (StringRef Tok : {"align1", "align2"}) {
+    size_t P = Kernel.find(Tok);
+    if (P != StringRef::npos &&
+        (P + Tok.size() == Kernel.size() ||
+         !llvm::isDigit(Kernel[P + Tok.size()])))
+      return true;
+  }
+  return false;
+}
+
+/// "M=5185" for each of M, N, K that is not a multiple of 8 (tensor cores
+/// need multiples of 8 for 16-bit types, 16 for 8-bit ones).
+std::vector<std::string> oddDims(const RowView &V) {
+  std::vector<std::string> Out;
+  if (auto PP = parsePyDict(V.text("perf_params")))
+    for (auto &[K, Val] : *PP)
+      if ((K == "M" || K == "N" || K == "K") &&
+          Val.kind() == PyValue::Kind::Int && Val.getInt() % 8 != 0)
+        Out.push_back(K + "=" + std::to_string(Val.getInt()));
+  return Out;
+}
+
+/// The op is one of the matrix products of a fusion candidate that holds a
+/// softmax: an unfused attention (the kernel-fusion pass's pattern).
+bool inAttentionFusion(const CategoryResult &R, const OpRecord &Op) {
+  if (Op.FusionCandidate.empty())
+    return false;
+  return llvm::any_of(R.In->fusionMap(), [&](const auto &KV) {
+    return KV.second == Op.FusionCandidate &&
+           StringRef(KV.first).contains_insensitive("softmax");
+  });
+}
+
 class GemmPass : public ComputePass<GemmPass> {
 public:
   static constexpr llvm::StringLiteral Argument = "gemm";
@@ -65,8 +101,15 @@ public:
       desc("FLOPS/byte below which GEMMs are small (batch them)"),
       init(100.0)};
 
+  Option<double> keepFusedPct{
+      *this, "keep-fused-pct",
+      desc("GEMMs a fusion candidate flagged keep their own finding when "
+           "they take at least this % of end-to-end time (negative: never)"),
+      init(5.0)};
+
   AnalyzerHooks hooks() const {
     AnalyzerHooks H;
+    H.KeepFusedPct = keepFusedPct;
     H.ExtraFields = {"Input Dims", "Input type", "has_perf_model"};
     H.Classify = [](const RowView &, const OpRecord &Op) {
       bool Q = isQuantized(Op.Name);
@@ -118,9 +161,22 @@ public:
       bool AllQuant = llvm::all_of(F.Members, [&](const ImpactEstimate &E) {
         return isQuantized(E.Operation);
       });
-      bool Small = true, Transposed = false;
+      bool Small = true, Transposed = false, Attention = false;
+      bool Misaligned = false;
+      std::vector<std::string> Odd;
+      std::string Candidate;
       for (const ImpactEstimate &E : F.Members) {
         const OpRecord &Op = R.Ops[E.Op];
+        if (inAttentionFusion(R, Op)) {
+          Attention = true;
+          Candidate = Op.FusionCandidate;
+        }
+        for (const std::string &K :
+             kernelNamesOf(R.row(Op).text("kernel_details_summary")))
+          Misaligned |= misalignedKernel(K);
+        for (std::string &D : oddDims(R.row(Op)))
+          if (!llvm::is_contained(Odd, D))
+            Odd.push_back(std::move(D));
         if (!Op.Eff.FlopsPerByte || *Op.Eff.FlopsPerByte >= Fpb)
           Small = false;
         for (const std::string &K :
@@ -129,6 +185,34 @@ public:
           Transposed |= L == "TT" || L == "NT";
         }
       }
+      std::string Pad;
+      if (Misaligned || !Odd.empty())
+        Pad = std::string(Misaligned ? "the kernels are align1/align2 "
+                                       "variants (operands not 16-byte "
+                                       "aligned)"
+                                     : "the shapes are not tensor-core "
+                                       "friendly") +
+              (Odd.empty() ? std::string()
+                           : " (" + llvm::join(Odd, ", ") +
+                                 " not a multiple of 8)") +
+              ": pad those dimensions to a multiple of 8 (16 for 8-bit "
+              "types) so the library picks its aligned, vectorised kernels.";
+      if (Attention)
+        return Resolution{
+            "These GEMMs are the Q·K^T and P·V products of an unfused "
+            "attention (fusion candidate " + Candidate + "): replace the "
+            "block with torch.nn.functional.scaled_dot_product_attention "
+            "(flash / memory-efficient attention), which removes them "
+            "together with the softmax." +
+                (Pad.empty() ? "" : " Until then: " + Pad),
+            "fused attention (SDPA / flash attention)",
+            "one attention kernel instead of two GEMMs and a softmax"};
+      if (!Pad.empty())
+        return Resolution{(llvm::Twine(llvm::toUpper(Pad[0])) +
+                           StringRef(Pad).drop_front())
+                              .str(),
+                          "pad to aligned shapes",
+                          "aligned kernels, higher TFLOP/s"};
       if (F.BoundType == "memory" && Small)
         return Resolution{
             "These GEMMs are small (arithmetic intensity below " +

@@ -331,9 +331,10 @@ private:
                  printfDouble("%.3f", E.TimeMs) + " ms.");
       }
       if (E.FusionType == "matrix_compute")
-        B.note("The matrix kernels' time is part of this candidate: the "
-               "GEMM category leaves the kernels of high-confidence "
-               "candidates out of its impact.");
+        B.note("The matrix kernels' time is part of this candidate. The "
+               "GEMM pass keeps its own finding for them when they are a "
+               "large share of the run (gemm{keep-fused-pct}): the two "
+               "savings overlap and do not add up.");
       for (size_t I = 1; I < Tables.size(); ++I)
         B.evidence(std::move(Tables[I]));
       if (!E.Warning.empty())

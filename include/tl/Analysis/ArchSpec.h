@@ -20,6 +20,11 @@ struct ArchSpec {
   double MemoryGB = 0;
   /// Peak TFLOP/s keyed by compute spec: "matrix_bf16", "vector_fp32", ...
   llvm::StringMap<double> MaxTflops;
+  /// The links copies cross, one direction's rate in GB/s (0 = not in the
+  /// file): host <-> device (PCIe) and device <-> device (NVLink, xGMI).
+  /// Not in the reference's schema; only tl's own report reads them.
+  std::string HostLink, PeerLink; // "PCIe gen5 x16", "NVLink 4"
+  double HostLinkGBps = 0, PeerLinkGBps = 0;
 
   /// Peak for a compute spec, nullopt when the file has none.
   std::optional<double> peakTflops(llvm::StringRef ComputeSpec) const;

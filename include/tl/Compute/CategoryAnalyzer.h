@@ -98,6 +98,11 @@ struct AnalyzerHooks {
   /// Groups whose summed mid impact is below this are dropped (the passes'
   /// `min-impact` option; the reference's MIN_PITEM_IMPACT_SCORE).
   double MinImpact = MinPItemImpact;
+  /// tl's own findings (not the metrics file): ops a fusion candidate
+  /// flagged keep their own estimate when the flagged ops of the category
+  /// take at least this % of end-to-end time (a GEMM stays a GEMM after
+  /// its epilogue is fused, so its gap to roofline stays). Negative: never.
+  double KeepFusedPct = -1;
 };
 
 struct CategoryResult {

@@ -178,6 +178,9 @@ Efficiency computeEfficiency(const RowView &R, const Peaks &P,
 
 constexpr double MinImpactScore = 0.01;
 constexpr double MinPItemImpact = 0.5;
+/// An op without a perf model that takes at least this % of end-to-end
+/// time is named in the report even when no estimate holds it.
+constexpr double UnestimatedPct = 1.0;
 
 /// impact_estimates[] sorted by impact_score desc (stable).
 /// Comparative: no heuristic estimates (§10.1).

@@ -21,12 +21,23 @@ namespace tl::compute {
 Resolution defaultResolution(const CategoryResult &R,
                              const CategoryFinding &F);
 
+/// Every kernel of the op is a memcpy or memset (Kineto's "Memcpy ...",
+/// "Memset ..."): a transfer, not work a roofline rates.
+bool isCopyOnlyOp(const CategoryResult &R, const OpRecord &Op);
+
 /// One compute finding per category_findings[] entry, with the reference's
 /// metric names (impact_score*, bound_type, library, eff_bucket,
 /// estimate_method, member_count, rank), an evidence table, the
 /// identification rationale and the resolution.
 void emitFindings(const CategoryResult &R, const AnalyzerHooks &Hooks,
                   const Trace *T, FindingSink &Sink);
+
+/// emitFindings for the given groups; a non-empty Face ("tl",
+/// "reference") adds the report_face metric: the finding belongs to that
+/// face of the report only (tl/Report/ReportModel.h).
+void emitGroups(const CategoryResult &R, llvm::ArrayRef<CategoryFinding> Groups,
+                const AnalyzerHooks &Hooks, const Trace *T, FindingSink &Sink,
+                llvm::StringRef Face);
 
 /// analyzeCategory + metrics artifact + findings, for every key in Keys
 /// present in the trace.

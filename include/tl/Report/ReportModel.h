@@ -110,20 +110,32 @@ struct Priority {
   std::string Source; // "findings_rollup" or "manifest_fallback"
 };
 
+/// Which report a model is for: tl's own (findings.json, analysis.md, ...)
+/// or the reference-compatible files (priority_data.json). A finding with
+/// the string metric `report_face` = "tl" / "reference" belongs to that
+/// face only (docs/conformance.md, "tl's own report"); others to both.
+enum class ReportFace { Tl, Reference };
+
+/// Whether F belongs to the report of Face.
+bool inReportFace(const Finding &F, ReportFace Face);
+
 class ReportModel {
 public:
   /// From the run: utilization from GpuTimeline, categories from
   /// UnifiedPerfTable (when the trace supports them).
-  static ReportModel build(const ReportContext &Ctx);
-  /// The run's model, built once and shared by every emitter of Ctx (and
-  /// by the driver after them).
-  static const ReportModel &of(const ReportContext &Ctx);
+  static ReportModel build(const ReportContext &Ctx,
+                           ReportFace Face = ReportFace::Tl);
+  /// The run's model of one face, built once and shared by every emitter
+  /// of Ctx (and by the driver after them).
+  static const ReportModel &of(const ReportContext &Ctx,
+                               ReportFace Face = ReportFace::Tl);
   /// From explicit inputs (unit tests, other front ends).
   /// Paths, when not empty, holds each finding's on-path share (parallel
   /// to Findings).
   static ReportModel build(llvm::ArrayRef<Finding> Findings, Utilization U,
                            std::vector<CategoryInfo> Categories,
-                           llvm::ArrayRef<std::optional<PathShare>> Paths = {});
+                           llvm::ArrayRef<std::optional<PathShare>> Paths = {},
+                           ReportFace Face = ReportFace::Tl);
 
   const Utilization &utilization() const { return U; }
   llvm::ArrayRef<CategoryInfo> categories() const { return Categories; }
