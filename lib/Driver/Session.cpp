@@ -40,6 +40,7 @@
 #include "tl/Support/ThreadCount.h"
 #include "tl/Support/Version.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
@@ -893,7 +894,13 @@ Error Session::emitReport(TraceRun &Run) {
   }
   R.Done = Stage::Report;
   if (!O.Quiet)
-    Diag << O.ToolName << ": " << R.Path << ": " << R.Findings.size()
+    // tl's own findings: the ones kept only for the reference-compatible
+    // files are not in findings.json.
+    Diag << O.ToolName << ": " << R.Path << ": "
+         << llvm::count_if(R.Findings,
+                           [](const Finding &F) {
+                             return inReportFace(F, ReportFace::Tl);
+                           })
          << " finding(s), " << R.Failed.size() << " failed pass(es); "
          << "report in " << R.Dir << "\n";
   if (!P->FailOn && O.JunitFile.empty() && O.SarifFile.empty())
