@@ -1053,7 +1053,7 @@ void Validator::timeChecks(const json::Array &Fs,
     if (!F)
       continue;
     StringRef Id = F->getString("id").value_or("");
-    std::optional<double> TimeMs, Bound;
+    std::optional<double> TimeMs;
     std::string BoundType;
     if (const json::Array *Ms = F->getArray("metrics"))
       for (const json::Value &MV : *Ms) {

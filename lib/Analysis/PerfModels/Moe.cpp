@@ -111,7 +111,10 @@ static llvm::Error tritonUnfused(const OpDesc &Op, Moe &X) {
   auto Logits = dims(Op, 1, 2);
   if (!Logits)
     return Logits.takeError();
-  llvm::StringRef K0 = Op.KernelNames.empty() ? "" : Op.KernelNames.front();
+  // Both arms StringRef: a "" arm would make the other a temporary string.
+  llvm::StringRef K0 = Op.KernelNames.empty()
+                           ? llvm::StringRef()
+                           : llvm::StringRef(Op.KernelNames.front());
   if (K0.contains_insensitive("mxfp4") || K0.contains_insensitive("fp4"))
     X.WDtype = "FP4";
   else if (K0.contains_insensitive("fp8") || K0.contains_insensitive("e4m3"))
