@@ -56,7 +56,6 @@ struct AnalysisManager::Impl {
   std::map<std::thread::id, std::vector<std::string>> Computing;
   // The analysis each blocked thread waits for.
   std::map<std::thread::id, std::string> Waiting;
-  std::vector<AnalysisTiming> Timings;
   AnalysisInstrumentation *Instrumentation = nullptr;
 
   [[noreturn]] void reportCycle(std::vector<std::string> Chain) {
@@ -171,7 +170,6 @@ const void *AnalysisManager::getImpl(StringRef Key, StringRef Name,
   bool Outermost = Stack.empty();
   if (Outermost)
     P->Computing.erase(Me);
-  P->Timings.push_back(Timing);
   P->CV.notify_all();
   const void *Result = E.Value.get();
   L.unlock();
@@ -196,10 +194,5 @@ void AnalysisManager::setInstrumentation(AnalysisInstrumentation *I) {
 }
 
 AnalysisInstrumentation::~AnalysisInstrumentation() = default;
-
-std::vector<AnalysisTiming> AnalysisManager::timings() const {
-  std::lock_guard<std::mutex> L(P->M);
-  return P->Timings;
-}
 
 } // namespace tl

@@ -65,9 +65,6 @@ public:
     return Key;
   }
 
-  /// Timings of every analysis computed so far, in completion order.
-  std::vector<AnalysisTiming> timings() const;
-
   /// Hooks around every analysis computed from now on (null = none). Set
   /// it before the first get(); not owned.
   void setInstrumentation(AnalysisInstrumentation *I);

@@ -41,7 +41,7 @@ struct TimingReport {
   /// Pipeline order.
   std::vector<TimingRecord> Passes;
   /// Completion order; inclusive of the analyses each one computed (from
-  /// AnalysisManager::timings()).
+  /// the analysis hooks).
   std::vector<TimingRecord> Analyses;
 
   void print(llvm::raw_ostream &OS, bool Json,
