@@ -144,7 +144,8 @@ static EventId paramCommsOf(const Trace &T, EventId K,
 }
 
 std::vector<CollectiveInstance>
-collectCollectiveInstances(const Trace &T, ArrayRef<StepWindow> Steps) {
+collectCollectiveInstances(const Trace &T, ArrayRef<StepWindow> Steps,
+                           std::vector<std::vector<EventId>> *Kernels) {
   DenseMap<int64_t, EventId> ByExternal;
   for (EventId E : T.eventsOfKind(EventKind::CpuOp))
     if (T.name(E) == ParamCommsOp)
@@ -166,6 +167,7 @@ collectCollectiveInstances(const Trace &T, ArrayRef<StepWindow> Steps) {
   };
 
   std::vector<CollectiveInstance> Out;
+  std::vector<std::vector<EventId>> KernelsOf;
   // Instance of each record_param_comms (coalesced ops launch several
   // kernels); kernels without one are instances of their own.
   DenseMap<EventId, size_t> ByOp;
@@ -180,6 +182,7 @@ collectCollectiveInstances(const Trace &T, ArrayRef<StepWindow> Steps) {
         I.Start = std::min(I.Start, T.ts(K));
         I.End = std::max(I.End, T.end(K));
         ++I.NumKernels;
+        KernelsOf[It->second].push_back(K);
         continue;
       }
       ByOp[Op] = Out.size();
@@ -209,12 +212,24 @@ collectCollectiveInstances(const Trace &T, ArrayRef<StepWindow> Steps) {
     EventId Launch = T.parent(K);
     I.Step = Launch != NoEvent ? stepOf(T.ts(Launch)) : windowOf(T.ts(K));
     Out.push_back(std::move(I));
+    KernelsOf.push_back({K});
   }
-  llvm::stable_sort(Out, [](const CollectiveInstance &A,
-                            const CollectiveInstance &B) {
-    return A.Start < B.Start;
+  std::vector<size_t> Order(Out.size());
+  for (size_t I = 0; I < Order.size(); ++I)
+    Order[I] = I;
+  llvm::stable_sort(Order, [&](size_t A, size_t B) {
+    return Out[A].Start < Out[B].Start;
   });
-  return Out;
+  std::vector<CollectiveInstance> Sorted;
+  Sorted.reserve(Out.size());
+  for (size_t I : Order)
+    Sorted.push_back(std::move(Out[I]));
+  if (Kernels) {
+    Kernels->clear();
+    for (size_t I : Order)
+      Kernels->push_back(std::move(KernelsOf[I]));
+  }
+  return Sorted;
 }
 
 } // namespace tl

@@ -547,15 +547,19 @@ EventId chargedEvent(const Graph &G, CpEdgeKind K, EventId From, EventId To) {
   }
 }
 
-/// Walk backwards from (Sink, SinkEnd) to Start; Stamp marks visited nodes.
-void walk(Graph &G, CpWindow &W, EventId Sink, bool SinkEnd,
-          std::vector<uint32_t> &Seen, uint32_t Stamp) {
+/// How a walk ended.
+enum class WalkEnd { Floor, NoPredecessor, Stopped };
+
+/// Walk backwards from node (V, VEnd) at VTs down to Floor, handing each
+/// segment (latest first) to Emit; Stamp marks visited nodes. Stops early
+/// after reaching a node Stop(node, isEnd) accepts (later than Floor).
+template <typename EmitFn, typename StopFn>
+WalkEnd walkBack(Graph &G, EventId V, bool VEnd, double VTs, double Floor,
+                 std::vector<uint32_t> &Seen, uint32_t Stamp, EmitFn Emit,
+                 StopFn Stop) {
   llvm::SmallVector<Pred, 8> Ps;
-  EventId V = Sink;
-  bool VEnd = SinkEnd;
-  double VTs = W.End;
-  auto Emit = [&](double S, CpEdgeKind K, EventId From, bool FromEnd,
-                  bool Inferred) {
+  auto Segment = [&](double S, CpEdgeKind K, EventId From, bool FromEnd,
+                     bool Inferred) {
     CpSegment Seg;
     Seg.Start = S;
     Seg.End = VTs;
@@ -567,10 +571,12 @@ void walk(Graph &G, CpWindow &W, EventId Sink, bool SinkEnd,
     Seg.Inferred = Inferred;
     Seg.Event = chargedEvent(G, K, From, V);
     Seg.Category = G.category(Seg);
-    W.Segments.push_back(Seg);
+    Emit(Seg);
   };
   Seen[2 * size_t(V) + VEnd] = Stamp;
-  while (VTs > W.Start) {
+  while (VTs > Floor) {
+    if (Stop(V, VEnd))
+      return WalkEnd::Stopped;
     G.preds(V, VEnd, Ps);
     const Pred *Best = nullptr;
     double BestTs = 0;
@@ -588,17 +594,27 @@ void walk(Graph &G, CpWindow &W, EventId Sink, bool SinkEnd,
       }
     }
     if (!Best) {
-      W.ReachedStart = false;
-      Emit(W.Start, CpEdgeKind::Start, NoEvent, false, false);
-      break;
+      Segment(Floor, CpEdgeKind::Start, NoEvent, false, false);
+      return WalkEnd::NoPredecessor;
     }
-    Emit(std::max(BestTs, W.Start), Best->Kind, Best->From, Best->FromEnd,
-         Best->Inferred);
+    Segment(std::max(BestTs, Floor), Best->Kind, Best->From, Best->FromEnd,
+            Best->Inferred);
     V = Best->From;
     VEnd = Best->FromEnd;
     VTs = BestTs;
     Seen[2 * size_t(V) + VEnd] = Stamp;
   }
+  return WalkEnd::Floor;
+}
+
+/// Walk backwards from (Sink, SinkEnd) to Start; Stamp marks visited nodes.
+void walk(Graph &G, CpWindow &W, EventId Sink, bool SinkEnd,
+          std::vector<uint32_t> &Seen, uint32_t Stamp) {
+  WalkEnd E = walkBack(
+      G, Sink, SinkEnd, W.End, W.Start, Seen, Stamp,
+      [&](const CpSegment &S) { W.Segments.push_back(S); },
+      [](EventId, bool) { return false; });
+  W.ReachedStart = E != WalkEnd::NoPredecessor;
   std::reverse(W.Segments.begin(), W.Segments.end());
 }
 
@@ -780,4 +796,36 @@ std::array<double, NumCpCategories> CriticalPath::totalByCategory() const {
     for (unsigned I = 0; I < NumCpCategories; ++I)
       A[I] += W.ByCategory[I];
   return A;
+}
+
+std::vector<CpChain>
+tl::criticalChains(const Trace &T, AnalysisManager &AM,
+                   llvm::ArrayRef<CpChainOrigin> Origins,
+                   llvm::function_ref<int64_t(EventId)> StopOf) {
+  std::vector<CpChain> Out;
+  if (Origins.empty())
+    return Out;
+  Graph G(T, AM);
+  std::vector<uint32_t> Seen(2 * T.size(), 0);
+  uint32_t Stamp = 0;
+  for (const CpChainOrigin &O : Origins) {
+    CpChain C;
+    C.To = G.at(O.Event, O.End);
+    C.From = C.To;
+    // Every walk is linear in its length: a loop over the nodes it visits.
+    walkBack(
+        G, O.Event, O.End, C.To, O.Floor, Seen, ++Stamp,
+        [&](const CpSegment &S) {
+          C.ByCategory[unsigned(S.Category)] += S.dur();
+          C.From = S.Start;
+        },
+        [&](EventId E, bool End) {
+          if (!End)
+            return false;
+          C.Stop = StopOf(E);
+          return C.Stop >= 0;
+        });
+    Out.push_back(C);
+  }
+  return Out;
 }

@@ -247,6 +247,9 @@ matchCollectives(ArrayRef<RankCollectives> Ranks) {
     OneStream &= Streams.size() <= 1;
   }
 
+  std::map<int64_t, const CollectiveInstance *> BaseOf;
+  for (const RankCollectives *R : ByRank)
+    BaseOf.try_emplace(R->Rank, R->Instances.data());
   std::map<std::string, Group> Groups;
   std::map<std::string, std::vector<int64_t>> Members;
   // pg_config first (§3.2 rule 5), then the lists on the collectives.
@@ -343,6 +346,7 @@ matchCollectives(ArrayRef<RankCollectives> Ranks) {
         M.Stream = I->Stream;
         M.NumKernels = I->NumKernels;
         M.Kernel = I->Kernel;
+        M.Index = size_t(I - BaseOf[R]);
         C.Present.push_back(std::move(M));
         Have.push_back(R);
         Same &= sameSignature(F, *I);

@@ -1,5 +1,6 @@
 //===- Job.cpp - Analysing every rank of a job ----------------------------===//
 #include "tl/Driver/Job.h"
+#include "tl/Driver/JobCriticalPath.h"
 #include "tl/Driver/RankResolution.h"
 #include "tl/Driver/Session.h"
 
@@ -236,6 +237,8 @@ void RankWork::analyze(size_t I, std::string &Buf, raw_ostream &RankDiag) {
   R.Summary = summarizeRank((*Run)->trace(),
                             (*Run)->analyses().get<GpuTimeline>(),
                             std::move(*C));
+  R.Summary->CriticalPath =
+      summarizeRankCriticalPath((*Run)->trace(), (*Run)->analyses());
   // Free this rank's IR and analyses before the next import.
   uint64_t Events = (*Run)->trace().size();
   Run->reset();

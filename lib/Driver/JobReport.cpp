@@ -3,6 +3,7 @@
 
 #include "tl/Driver/CollectiveTables.h"
 #include "tl/Report/Emitter.h"
+#include "tl/Report/HtmlPage.h"
 #include "tl/Report/JobCharts.h"
 #include "tl/Support/Markdown.h"
 #include "tl/Support/NumberFormat.h"
@@ -77,6 +78,7 @@ void crossRankAnalysis(JobReport &J) {
   }
   J.Collectives = matchCollectives(Cs);
   J.Stragglers = analyzeStragglers(J.Collectives, J.Ranks);
+  J.CriticalPath = computeJobCriticalPath(J.Ranks, J.Collectives);
   if (Devices && Agree && *Devices >= 2)
     J.GpusPerNode = int64_t(*Devices);
 }
@@ -148,6 +150,7 @@ std::string jobMarkdown(const JobReport &J, StringRef OutDir) {
        << "\n![Arrival skew per rank and collective]"
           "(multirank/collective_skew.svg)\n\n"
        << stragglersMarkdown(J.Stragglers);
+  OS << "\n" << criticalPathMarkdown(J.Ranks, J.CriticalPath);
   if (!J.Warnings.empty()) {
     OS << "\n## Warnings\n\n";
     for (const std::string &W : J.Warnings)
@@ -167,11 +170,26 @@ Error writeJobReport(const JobReport &J, StringRef OutDir,
                                      EC.message());
   if (Error E = writeCsvTable(Multi, "ranks.csv", ranksTable(J.Ranks, OutDir)))
     return E;
-  if (Error E = writeFileAtomically(
-          Multi, "rank_breakdown.svg", [&](raw_ostream &OS) {
-            renderRankBreakdownSvg(OS, rankBars(J.Ranks),
-                                   "Job — GPU Time per Rank");
-          }))
+  // The charts once, as files and inlined in analysis.html.
+  HtmlImages Images;
+  auto Chart = [&](StringRef Name, auto Render) -> Error {
+    std::string Svg;
+    raw_string_ostream SOS(Svg);
+    Render(SOS);
+    Images[("multirank/" + Name).str()] = {"image/svg+xml", Svg};
+    return writeFileAtomically(Multi, Name,
+                               [&](raw_ostream &OS) { OS << Svg; });
+  };
+  if (Error E = Chart("rank_breakdown.svg", [&](raw_ostream &OS) {
+        renderRankBreakdownSvg(OS, rankBars(J.Ranks),
+                               "Job — GPU Time per Rank");
+      }))
+    return E;
+  if (Error E = writeCsvTable(Multi, "critical_by_rank.csv",
+                              criticalByRankTable(J.Ranks)))
+    return E;
+  if (Error E = writeCsvTable(Multi, "critical_job.csv",
+                              criticalJobTable(J.CriticalPath)))
     return E;
   if (!J.Collectives.empty()) {
     if (Error E = writeCsvTable(Multi, "collectives.csv",
@@ -187,11 +205,10 @@ Error writeJobReport(const JobReport &J, StringRef OutDir,
     if (Error E = writeCsvTable(Multi, "straggler_steps.csv",
                                 stepStragglersTable(J.Stragglers)))
       return E;
-    if (Error E = writeFileAtomically(
-            Multi, "collective_skew.svg", [&](raw_ostream &OS) {
-              renderSkewHeatmapSvg(OS, skewHeatmap(J),
-                                   "Job — Collective Arrival Skew");
-            }))
+    if (Error E = Chart("collective_skew.svg", [&](raw_ostream &OS) {
+          renderSkewHeatmapSvg(OS, skewHeatmap(J),
+                               "Job — Collective Arrival Skew");
+        }))
       return E;
     std::string Json = jobFindingsJson(J.Stragglers);
     if (Error E = writeFileAtomically(
@@ -199,6 +216,9 @@ Error writeJobReport(const JobReport &J, StringRef OutDir,
       return E;
   }
   std::string Md = jobMarkdown(J, OutDir);
+  if (Error E = writeMarkdownHtmlPage(WriteDir, "analysis.html", Md, Images,
+                                      "tl job report"))
+    return E;
   return writeFileAtomically(WriteDir, "analysis.md",
                              [&](raw_ostream &OS) { OS << Md; });
 }

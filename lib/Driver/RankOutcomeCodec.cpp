@@ -9,7 +9,7 @@ using namespace llvm;
 namespace tl {
 
 namespace {
-constexpr uint8_t CodecVersion = 1;
+constexpr uint8_t CodecVersion = 2;
 
 class Writer {
 public:
@@ -155,6 +155,63 @@ CollectiveInstance readInstance(Reader &R) {
   return I;
 }
 
+void writeChain(Writer &W, const CpChain &C) {
+  W.f64(C.From);
+  W.f64(C.To);
+  for (double D : C.ByCategory)
+    W.f64(D);
+  W.i64(C.Stop);
+}
+
+CpChain readChain(Reader &R) {
+  CpChain C;
+  C.From = R.f64();
+  C.To = R.f64();
+  for (double &D : C.ByCategory)
+    D = R.f64();
+  C.Stop = R.i64();
+  return C;
+}
+
+void writeCriticalPath(Writer &W, const RankCriticalPath &P) {
+  W.u64(P.Windows.size());
+  for (const RankCpWindow &Win : P.Windows) {
+    W.i64(Win.Step);
+    W.f64(Win.Start);
+    W.f64(Win.End);
+    for (double D : Win.ByCategory)
+      W.f64(D);
+    writeChain(W, Win.Sink);
+  }
+  W.u64(P.Collectives.size());
+  for (const RankCpCollective &C : P.Collectives) {
+    writeChain(W, C.Chain);
+    W.f64(C.End);
+  }
+}
+
+RankCriticalPath readCriticalPath(Reader &R) {
+  RankCriticalPath P;
+  // A window or an instance takes over 100 bytes.
+  for (uint64_t I = 0, N = R.count(100); I < N && !R.Bad; ++I) {
+    RankCpWindow Win;
+    Win.Step = R.i64();
+    Win.Start = R.f64();
+    Win.End = R.f64();
+    for (double &D : Win.ByCategory)
+      D = R.f64();
+    Win.Sink = readChain(R);
+    P.Windows.push_back(Win);
+  }
+  for (uint64_t I = 0, N = R.count(100); I < N && !R.Bad; ++I) {
+    RankCpCollective C;
+    C.Chain = readChain(R);
+    C.End = R.f64();
+    P.Collectives.push_back(C);
+  }
+  return P;
+}
+
 void writeSummary(Writer &W, const RankSummary &S) {
   W.str(S.Claim.Path);
   W.u64(S.Claim.Position);
@@ -178,6 +235,7 @@ void writeSummary(Writer &W, const RankSummary &S) {
     W.i64(N);
     W.f64(T);
   }
+  writeCriticalPath(W, S.CriticalPath);
 }
 
 RankSummary readSummary(Reader &R) {
@@ -206,6 +264,7 @@ RankSummary readSummary(Reader &R) {
     int64_t Num = R.i64();
     S.StepTimes.push_back({Num, R.f64()});
   }
+  S.CriticalPath = readCriticalPath(R);
   return S;
 }
 } // namespace

@@ -47,9 +47,12 @@ struct CollectiveInstance {
 };
 
 /// The comm kernels of T grouped into instances, in start order; Steps
-/// (computeStepWindows) give each its step.
+/// (computeStepWindows) give each its step. Kernels, when given, gets each
+/// instance's kernels (same order as the result).
 std::vector<CollectiveInstance>
-collectCollectiveInstances(const Trace &T, llvm::ArrayRef<StepWindow> Steps);
+collectCollectiveInstances(const Trace &T, llvm::ArrayRef<StepWindow> Steps,
+                           std::vector<std::vector<EventId>> *Kernels =
+                               nullptr);
 
 /// §5.4/§3.2 rule 6: "allreduce", "allgather", "reducescatter", "alltoall",
 /// "alltoallv", "broadcast", "reduce", "sendrecv", "barrier", "gather",

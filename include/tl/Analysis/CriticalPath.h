@@ -21,6 +21,7 @@
 #include "tl/IR/Trace.h"
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <array>
@@ -156,6 +157,36 @@ private:
   std::vector<double> OwnOf; // see onPathUsOf()
   bool HasSync = false;
 };
+
+/// Where a chain walk starts (multi-rank extension, spec §6.8): a path
+/// node, the start or end instant of Event, walked back no further than
+/// Floor (the start of the window holding it).
+struct CpChainOrigin {
+  EventId Event = NoEvent;
+  bool End = false;
+  double Floor = 0;
+};
+
+/// A piece of critical path reduced to what a job needs once the rank's IR
+/// is freed: the walk from an origin back to the first stop node (the end
+/// of a stop event) or to the floor, as its time per category.
+struct CpChain {
+  /// [From, To]: To = the origin's instant, From = the stop's or the floor.
+  double From = 0, To = 0;
+  std::array<double, NumCpCategories> ByCategory{};
+  /// The stop the walk reached (StopOf's value); -1: it reached the floor.
+  int64_t Stop = -1;
+  double length() const { return To - From; }
+};
+
+/// The walk of CriticalPath from each origin (same graph, same choice of
+/// predecessor), stopping at the first node end(e) with StopOf(e) >= 0
+/// later than the floor: an origin that is such a node is a chain of
+/// length 0. Builds the graph once for all origins.
+std::vector<CpChain>
+criticalChains(const Trace &T, AnalysisManager &AM,
+               llvm::ArrayRef<CpChainOrigin> Origins,
+               llvm::function_ref<int64_t(EventId)> StopOf);
 
 } // namespace tl
 

@@ -49,6 +49,8 @@ struct MatchedMember {
   unsigned NumKernels = 0;
   std::string Kernel;
   double Wait = 0; // max start - Start
+  /// The instance's position in its rank's RankCollectives::Instances.
+  size_t Index = 0;
   double dur() const { return End - Start; }
 };
 

@@ -10,6 +10,7 @@
 #define TL_DRIVER_JOBREPORT_H
 
 #include "tl/Driver/CollectiveMatch.h"
+#include "tl/Driver/JobCriticalPath.h"
 #include "tl/Driver/RankTable.h"
 #include "tl/Driver/Stragglers.h"
 
@@ -36,6 +37,8 @@ struct JobReport {
   /// (spec §3.2 rule 4).
   std::optional<int64_t> GpusPerNode;
   StragglerAnalysis Stragglers;
+  /// The job's critical path across ranks (JobCriticalPath.h).
+  JobCriticalPath CriticalPath;
 };
 
 /// Match the ranks' collectives and fill J's cross-rank fields.

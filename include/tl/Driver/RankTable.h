@@ -10,6 +10,7 @@
 #define TL_DRIVER_RANKTABLE_H
 
 #include "tl/Driver/CollectiveMatch.h"
+#include "tl/Driver/JobCriticalPath.h"
 #include "tl/Driver/RankResolution.h"
 #include "tl/Report/CsvTable.h"
 
@@ -40,6 +41,8 @@ struct RankSummary {
   size_t DeviceCount = 0;
   /// (N, T(N)) of each ProfilerStep#N (window step time, §2.4).
   std::vector<std::pair<int64_t, double>> StepTimes;
+  /// The rank's critical path, reduced for the job's (JobCriticalPath.h).
+  RankCriticalPath CriticalPath;
   /// Percent of TotalUs, as gpu_timeline.csv's percent column.
   double pct(double Us) const { return TotalUs > 0 ? Us / TotalUs * 100 : 0; }
 };

@@ -40,6 +40,12 @@ struct MarkdownHtmlOptions {
 void markdownToHtml(llvm::StringRef Markdown, const MarkdownHtmlOptions &Opts,
                     llvm::raw_ostream &OS);
 
+/// The whole page: head (title = Markdown's "# " line, the style and
+/// script allowed by hash), the converted Markdown, the script.
+void writeHtmlDocument(llvm::raw_ostream &OS, llvm::StringRef Markdown,
+                       const MarkdownHtmlOptions &Opts,
+                       llvm::StringRef Generator);
+
 /// S as HTML text: `& < > " '` escaped, control characters (C0, DEL, C1)
 /// removed, bytes that are not UTF-8 replaced by U+FFFD.
 std::string htmlText(llvm::StringRef S);

@@ -62,6 +62,24 @@ RankOutcome sample() {
   S.Collectives.PgRanks["3"] = {6, 7};
   S.DeviceCount = 8;
   S.StepTimes = {{5, 10.5}, {6, 11.25}};
+  RankCpWindow W;
+  W.Step = 5;
+  W.Start = 100.5;
+  W.End = 300.25;
+  for (unsigned K = 0; K < NumCpCategories; ++K)
+    W.ByCategory[K] = K + 0.5;
+  W.Sink.From = 250;
+  W.Sink.To = 300.25;
+  W.Sink.ByCategory[2] = 50.25;
+  W.Sink.Stop = 1;
+  S.CriticalPath.Windows.push_back(W);
+  RankCpCollective C;
+  C.Chain.From = 100.5;
+  C.Chain.To = 1000.125;
+  C.Chain.ByCategory[12] = 899.625;
+  C.End = 2000.25;
+  S.CriticalPath.Collectives.push_back(C);
+  S.CriticalPath.Collectives.push_back({});
   O.Summary = S;
   return O;
 }
@@ -132,6 +150,26 @@ TEST(RankOutcomeCodec, EveryFieldComesBack) {
   EXPECT_EQ(S.DeviceCount, 8u);
   ASSERT_EQ(S.StepTimes.size(), 2u);
   EXPECT_EQ(S.StepTimes[1], (std::pair<int64_t, double>{6, 11.25}));
+  ASSERT_EQ(S.CriticalPath.Windows.size(), 1u);
+  const RankCpWindow &W = S.CriticalPath.Windows[0];
+  EXPECT_EQ(W.Step, 5);
+  EXPECT_EQ(W.Start, 100.5);
+  EXPECT_EQ(W.End, 300.25);
+  for (unsigned K = 0; K < NumCpCategories; ++K)
+    EXPECT_EQ(W.ByCategory[K], K + 0.5);
+  EXPECT_EQ(W.Sink.From, 250);
+  EXPECT_EQ(W.Sink.To, 300.25);
+  EXPECT_EQ(W.Sink.ByCategory[2], 50.25);
+  EXPECT_EQ(W.Sink.ByCategory[3], 0);
+  EXPECT_EQ(W.Sink.Stop, 1);
+  ASSERT_EQ(S.CriticalPath.Collectives.size(), 2u);
+  const RankCpCollective &C = S.CriticalPath.Collectives[0];
+  EXPECT_EQ(C.Chain.From, 100.5);
+  EXPECT_EQ(C.Chain.To, 1000.125);
+  EXPECT_EQ(C.Chain.ByCategory[12], 899.625);
+  EXPECT_EQ(C.Chain.Stop, -1);
+  EXPECT_EQ(C.End, 2000.25);
+  EXPECT_EQ(S.CriticalPath.Collectives[1].End, 0);
 
   EXPECT_EQ(Out[1].Position, 3u);
   EXPECT_EQ(Out[1].Error, "job/rank3.json: not a trace");
