@@ -91,6 +91,9 @@ Error writeMarkdownHtmlPage(StringRef Dir, StringRef FileName,
                             StringRef Generator) {
   MarkdownHtmlOptions Opts;
   Opts.InlineImages = Images;
+  // A report outside the emitters writes its own cells (a job's rank
+  // links); names from a trace are in code spans there.
+  Opts.LinksInCells = true;
   return writeFileAtomically(Dir, FileName, [&](raw_ostream &OS) {
     writeHtmlDocument(OS, Markdown, Opts, Generator);
   });

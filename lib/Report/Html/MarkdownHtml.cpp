@@ -289,7 +289,7 @@ void Converter::inlineHtml(StringRef S, bool Cell, unsigned Depth) {
           break;
         }
       }
-    } else if (!Cell &&
+    } else if ((!Cell || Opts.LinksInCells) &&
                (C == '[' || (C == '!' && S.substr(I + 1).starts_with("["))) &&
                Depth < 4) {
       size_t Open = C == '!' ? I + 1 : I;

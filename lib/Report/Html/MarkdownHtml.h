@@ -29,6 +29,9 @@ struct MarkdownHtmlOptions {
   /// Tables under this level-2 heading fold (<details>); the `*Title*` or
   /// `**Title:**` line just above one becomes its summary.
   std::string CollapsibleSection;
+  /// `[text](file)` inside table cells becomes a link too (a trace's
+  /// names in cells may hold brackets: off for its report).
+  bool LinksInCells = false;
   /// Tables with more rows than this start folded.
   unsigned OpenTableRows = 10;
   /// HTML written where the block an `<a id="X"></a>` line starts ends (at
