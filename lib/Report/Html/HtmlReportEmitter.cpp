@@ -8,7 +8,8 @@
 // points at (analysis.md shortens kernel names in its Data tables).
 //
 // Nothing is fetched: a Content-Security-Policy allows only the page's own
-// style and script (by hash) and data: images. Names from the trace are
+// style and script (by hash) and data: images (the page around the
+// converted markdown is HtmlPage.cpp's, shared with a job's report). Names from the trace are
 // always text, escaped, control characters removed.
 //
 //===----------------------------------------------------------------------===//
