@@ -57,6 +57,14 @@ public:
   bool Uint64(uint64_t V) {
     if (V <= uint64_t(INT64_MAX))
       return scalar({Scalar::Int, int64_t(V)});
+    // An args integer above INT64_MAX (c10d's `Comms Id` hash) keeps its
+    // exact digits as a string: a double would merge nearby ids.
+    if (M == Mode::ArgsValue) {
+      std::string Digits = std::to_string(V);
+      Scalar S{Scalar::String};
+      S.S = Digits;
+      return scalar(S);
+    }
     return scalar({Scalar::Double, 0, double(V)});
   }
   bool Double(double V) { return scalar({Scalar::Double, 0, V}); }
