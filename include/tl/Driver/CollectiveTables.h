@@ -30,6 +30,12 @@ CsvTable collectivesTable(llvm::ArrayRef<MatchedCollective> Cs,
                           std::optional<int64_t> GpusPerNode);
 CsvTable collectivesLongTable(llvm::ArrayRef<MatchedCollective> Cs);
 
+/// collective_summary.csv (§7.1): the ok instances per (coll_type,
+/// coll_name, dtype, bytes, pg), transfer_total_ms descending, then key
+/// (CollectiveSummary.cpp).
+CsvTable collectiveSummaryTable(llvm::ArrayRef<MatchedCollective> Cs,
+                                std::optional<int64_t> GpusPerNode);
+
 /// The analysis.md section (empty when the job has no collectives).
 std::string collectivesMarkdown(llvm::ArrayRef<MatchedCollective> Cs);
 
