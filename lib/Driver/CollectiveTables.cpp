@@ -16,6 +16,10 @@ using namespace llvm;
 namespace tl {
 
 std::string instanceId(const MatchedCollective &C) {
+  // A pair's Seq counts the group's point-to-point ops.
+  if (C.Src)
+    return C.Pg + "_p2p" + std::to_string(C.Seq) + "_" +
+           std::to_string(*C.Src) + "-" + std::to_string(*C.Dst);
   return C.Pg + "_" + std::to_string(C.Seq);
 }
 

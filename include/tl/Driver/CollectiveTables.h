@@ -18,7 +18,8 @@
 
 namespace tl {
 
-/// "<pg>_<seq>" (the order keys use the index within the group).
+/// "<pg>_<seq>" (the order keys use the index within the group); a
+/// send/recv pair "<pg>_p2p<seq>_<src>-<dst>".
 std::string instanceId(const MatchedCollective &C);
 
 /// node_id = rank / GpusPerNode; "intra_node", "inter_node", or "unknown"
