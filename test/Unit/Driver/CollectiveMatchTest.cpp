@@ -157,6 +157,19 @@ TEST(CollectiveMatch, ByCommsIdAboveInt64) {
   EXPECT_EQ(matchKeyName(Cs[1].Key), "comms_id");
 }
 
+// One member without its Comms Id: the group falls back to (pg, Seq).
+TEST(CollectiveMatch, CommsIdOnSomeMembersOnly) {
+  CollectiveInstance A = inst(0, 10, 7), B = inst(2, 10, 7);
+  A.CommsId = 5;
+  std::vector<RankCollectives> Rs = {rank(0, {A}), rank(1, {B}),
+                                     rank(2, {inst(1, 10, 7)})};
+  auto Cs = matchCollectives(Rs);
+  ASSERT_EQ(Cs.size(), 1u);
+  EXPECT_EQ(Cs[0].Key, MatchKey::Seq);
+  EXPECT_EQ(Cs[0].Seq, 7);
+  EXPECT_EQ(Cs[0].Status, MatchStatus::Ok);
+}
+
 CollectiveInstance p2p(const char *Name, double Start, double End,
                        int64_t Seq) {
   CollectiveInstance I = inst(Start, End, Seq);
