@@ -79,13 +79,43 @@ std::vector<int64_t> parseRankList(StringRef Text, bool &Truncated) {
   return Out;
 }
 
+std::optional<uint64_t> parseCommsId(ArgValue V) {
+  if (V.isInt()) {
+    if (V.getInt() < 0)
+      return std::nullopt;
+    return uint64_t(V.getInt());
+  }
+  uint64_t U;
+  if (V.isString() && !V.getString().getAsInteger(10, U))
+    return U;
+  return std::nullopt;
+}
+
+/// A split size list, "[393216, 393216]" or a JSON array; empty when it
+/// was truncated (the peers of the counts are unknown).
+static std::vector<int64_t> splitSizes(ArgValue V) {
+  std::vector<int64_t> Out;
+  if (V.isString()) {
+    bool Truncated = false;
+    Out = parseRankList(V.getString(), Truncated);
+    if (Truncated)
+      Out.clear();
+  } else if (V.isArray()) {
+    for (size_t I = 0, N = V.size(); I < N; ++I)
+      if (std::optional<int64_t> X = V[I].asInt())
+        Out.push_back(*X);
+  }
+  return Out;
+}
+
 namespace {
 /// The c10d keys of one args object; each is kept from the first source
 /// that has it (the kernel's own args, then its record_param_comms).
 struct Meta {
   std::optional<std::string> Pg, PgDesc, CollName, Dtype;
-  std::optional<int64_t> Seq, In, Out, Group;
-  std::optional<std::vector<int64_t>> Ranks;
+  std::optional<int64_t> Seq, In, Out, Group, GroupRank, Src, Dst;
+  std::optional<uint64_t> CommsId;
+  std::optional<std::vector<int64_t>> Ranks, InSplit, OutSplit;
   bool Truncated = false;
 
   void fill(ArgValue A) {
@@ -111,9 +141,19 @@ struct Meta {
     Int(In, "In msg nelems");
     Int(Out, "Out msg nelems");
     Int(Group, "Group size");
+    Int(GroupRank, "Rank");
+    Int(Src, "Src Rank");
+    Int(Dst, "Dst Rank");
     if (!Seq)
       if (std::optional<int64_t> S = A.get("Seq").asInt(); S && *S >= 0)
         Seq = S;
+    if (!CommsId)
+      CommsId = parseCommsId(A.get("Comms Id"));
+    for (auto [F, Key] : {std::pair{&InSplit, "In split size"},
+                          std::pair{&OutSplit, "Out split size"}})
+      if (!*F)
+        if (ArgValue V = A.get(Key); V.isString() || V.isArray())
+          *F = splitSizes(V);
     if (!Ranks) {
       ArgValue R = A.get("Process Group Ranks");
       if (R.isString()) {
@@ -204,6 +244,17 @@ collectCollectiveInstances(const Trace &T, ArrayRef<StepWindow> Steps,
     if (M.Ranks)
       I.PgRanks = std::move(*M.Ranks);
     I.PgRanksTruncated = M.Truncated;
+    I.CommsId = M.CommsId;
+    I.GroupRank = M.GroupRank;
+    if (I.CollName == "send")
+      I.PeerRank = M.Dst;
+    else if (I.CollName == "recv")
+      I.PeerRank = M.Src;
+    // The splits matter for all_to_allv only (the heat-map, its bytes).
+    if (I.CollType == "alltoallv") {
+      I.InSplit = M.InSplit.value_or(std::vector<int64_t>());
+      I.OutSplit = M.OutSplit.value_or(std::vector<int64_t>());
+    }
     I.Stream = T.stream(K).value_or(-1);
     I.Start = T.ts(K);
     I.End = T.end(K);

@@ -13,6 +13,8 @@ namespace tl {
 
 StringRef matchKeyName(MatchKey K) {
   switch (K) {
+  case MatchKey::CommsId:
+    return "comms_id";
   case MatchKey::Seq:
     return "seq";
   case MatchKey::Order:
@@ -42,7 +44,7 @@ bool MatchedCollective::countsForStragglers() const {
     return false;
   static constexpr StringLiteral Sync[] = {
       "allreduce", "allgather", "reducescatter", "alltoall",
-      "broadcast", "reduce",    "barrier",       "alltoallv"};
+      "broadcast", "reduce",    "barrier",       "alltoallv", "sendrecv"};
   return is_contained(Sync, StringRef(CollType));
 }
 
@@ -59,11 +61,28 @@ std::optional<double> busFactor(StringRef Type, int64_t N) {
   return std::nullopt;
 }
 
-/// §5.4 S: the bytes of the full array the collective moves.
+std::optional<int64_t> sentElements(const MatchedMember &M) {
+  if (M.InSplit.empty())
+    return M.InNelems;
+  int64_t N = 0;
+  for (int64_t X : M.InSplit)
+    N += X;
+  return N;
+}
+
+/// §5.4 S: the bytes of the full array the collective moves; for
+/// all_to_allv the largest member's send buffer (S is per rank there).
 static std::optional<double> messageBytes(const MatchedCollective &C) {
   unsigned B = collectiveDtypeBytes(C.Dtype);
   if (!B)
     return std::nullopt;
+  if (C.CollType == "alltoallv") {
+    std::optional<double> Max;
+    for (const MatchedMember &M : C.Present)
+      if (std::optional<int64_t> N = sentElements(M))
+        Max = std::max(Max.value_or(0), double(*N) * B);
+    return Max;
+  }
   const std::optional<int64_t> &N =
       C.CollType == "allgather" ? C.OutNelems : C.InNelems;
   if (!N || C.CollType == "alltoallv" || C.CollType == "barrier" ||
@@ -83,12 +102,19 @@ struct GroupLane {
 struct Group {
   std::string Name;
   std::vector<GroupLane> Lanes; // rank order
+  /// A send/recv pair's lanes: Src's sends to Dst, Dst's recvs from Src.
+  std::optional<int64_t> Src, Dst;
 };
+
+/// One instance's members: (rank, its instance), ranks ascending.
+using Slot = std::vector<std::pair<int64_t, const CollectiveInstance *>>;
 } // namespace
 
 static bool sameSignature(const CollectiveInstance &A,
                           const CollectiveInstance &B) {
-  if (A.CollName != B.CollName || A.Dtype != B.Dtype ||
+  // A send and its recv differ in name only.
+  bool Pair = A.isP2P() && B.isP2P();
+  if ((!Pair && A.CollName != B.CollName) || A.Dtype != B.Dtype ||
       A.GroupSize != B.GroupSize)
     return false;
   // all_to_allv sizes differ per rank by design.
@@ -251,11 +277,15 @@ matchCollectives(ArrayRef<RankCollectives> Ranks) {
   for (const RankCollectives *R : ByRank)
     BaseOf.try_emplace(R->Rank, R->Instances.data());
   std::map<std::string, Group> Groups;
+  // Members in group-rank order: pg_config first (§3.2 rule 5), then the
+  // lists on the collectives.
   std::map<std::string, std::vector<int64_t>> Members;
-  // pg_config first (§3.2 rule 5), then the lists on the collectives.
   for (const RankCollectives *R : ByRank)
     for (auto &[Name, Rs] : R->PgConfig)
       Members.try_emplace(Name, Rs);
+  // send/recv instances, paired once every group's members are known.
+  std::vector<std::tuple<int64_t, std::string, const CollectiveInstance *>>
+      P2P;
   for (const RankCollectives *R : ByRank) {
     for (auto &[Name, Rs] : R->PgRanks)
       Members.try_emplace(Name, Rs);
@@ -264,70 +294,136 @@ matchCollectives(ArrayRef<RankCollectives> Ranks) {
     for (const CollectiveInstance &I : R->Instances)
       StreamIdx.try_emplace(I.Stream, unsigned(StreamIdx.size()));
     for (const CollectiveInstance &I : R->Instances) {
-      // Point-to-point pairs are matched differently (§4.2 rule 2); not
-      // yet.
+      std::string Name = groupName(I, AnyPg, OneStream, StreamIdx);
+      if (!I.PgRanks.empty() && !I.PgRanksTruncated)
+        Members.try_emplace(Name, I.PgRanks);
+      if (I.isP2P()) {
+        P2P.push_back({R->Rank, Name, &I});
+        continue;
+      }
+      // A send/recv kernel without its name has no peer to pair with.
       if (I.CollType == "sendrecv")
         continue;
-      std::string Name = groupName(I, AnyPg, OneStream, StreamIdx);
       Group &G = Groups[Name];
       G.Name = Name;
       if (G.Lanes.empty() || G.Lanes.back().Rank != R->Rank)
         G.Lanes.push_back({R->Rank, {}, 0});
       G.Lanes.back().Items.push_back(&I);
-      if (!I.PgRanks.empty() && !I.PgRanksTruncated)
-        Members.try_emplace(Name, I.PgRanks);
     }
   }
 
+  // §4.2 rule 2: a send on r to q pairs with the recv on q from r. The
+  // peer is Dst/Src Rank, else (older traces) the group rank `Rank`
+  // through the group's ranks list.
+  std::map<std::tuple<std::string, int64_t, int64_t>, Group> Pairs;
+  for (auto &[R, Name, I] : P2P) {
+    std::optional<int64_t> Peer = I->PeerRank;
+    if (!Peer && I->GroupRank)
+      if (auto It = Members.find(Name);
+          It != Members.end() && *I->GroupRank >= 0 &&
+          size_t(*I->GroupRank) < It->second.size())
+        Peer = It->second[size_t(*I->GroupRank)];
+    if (!Peer || *Peer == R)
+      continue;
+    bool Send = I->CollName == "send";
+    int64_t Src = Send ? R : *Peer, Dst = Send ? *Peer : R;
+    Group &G = Pairs[{Name, Src, Dst}];
+    G.Name = Name;
+    G.Src = Src;
+    G.Dst = Dst;
+    // P2P is in rank order: the lanes are too.
+    if (G.Lanes.empty() || G.Lanes.back().Rank != R)
+      G.Lanes.push_back({R, {}, 0});
+    G.Lanes.back().Items.push_back(I);
+  }
+
   std::vector<MatchedCollective> Out;
-  for (auto &[Name, G] : Groups) {
+  auto MatchGroup = [&](Group &G) {
+    const std::vector<int64_t> *Ordered = nullptr;
+    if (auto It = Members.find(G.Name); It != Members.end())
+      Ordered = &It->second;
     std::vector<int64_t> Mem;
-    if (auto It = Members.find(Name); It != Members.end())
-      Mem = It->second;
+    if (G.Src)
+      Mem = {*G.Src, *G.Dst};
+    else if (Ordered)
+      Mem = *Ordered;
     else
       for (const GroupLane &L : G.Lanes)
         Mem.push_back(L.Rank);
     llvm::sort(Mem);
     Mem.erase(std::unique(Mem.begin(), Mem.end()), Mem.end());
 
-    bool AllSeq = all_of(G.Lanes, [](const GroupLane &L) {
-      return all_of(L.Items, [](const CollectiveInstance *I) {
-        return I->Seq.has_value();
+    auto Every = [&](auto Has) {
+      return all_of(G.Lanes, [&](const GroupLane &L) {
+        return all_of(L.Items, Has);
       });
+    };
+    bool AllIds = Every([](const CollectiveInstance *I) {
+      return I->CommsId.has_value();
     });
-    // Group index -> (rank, instance), ranks ascending.
-    std::map<int64_t, std::vector<std::pair<int64_t,
-                                            const CollectiveInstance *>>>
-        BySlot;
+    bool AllSeq = Every([](const CollectiveInstance *I) {
+      return I->Seq.has_value();
+    });
+    // (Seq or index, members), in the order they are numbered.
+    std::vector<std::pair<int64_t, Slot>> Slots;
     MatchKey Key = MatchKey::Seq;
     bool Aligned = true;
-    if (AllSeq) {
+    auto Add = [](Slot &Ms, int64_t Rank, const CollectiveInstance *I) {
+      // A key repeated on one rank: the first one counts.
+      if (Ms.empty() || Ms.back().first != Rank)
+        Ms.push_back({Rank, I});
+    };
+    if (AllIds) {
+      // §4.2 rule 1; numbered by Seq when every member has it, else in
+      // first-start order.
+      Key = MatchKey::CommsId;
+      std::map<uint64_t, Slot> ById;
       for (const GroupLane &L : G.Lanes)
-        for (const CollectiveInstance *I : L.Items) {
-          auto &Ms = BySlot[*I->Seq];
-          // A repeated Seq on one rank: the first one counts.
-          if (Ms.empty() || Ms.back().first != L.Rank)
-            Ms.push_back({L.Rank, I});
-        }
+        for (const CollectiveInstance *I : L.Items)
+          Add(ById[*I->CommsId], L.Rank, I);
+      std::vector<Slot> ByStart;
+      for (auto &[Id, Ms] : ById)
+        ByStart.push_back(std::move(Ms));
+      auto FirstStart = [](const Slot &Ms) {
+        double S = std::numeric_limits<double>::infinity();
+        for (auto &[R, I] : Ms)
+          S = std::min(S, I->Start);
+        return S;
+      };
+      llvm::stable_sort(ByStart, [&](const Slot &A, const Slot &B) {
+        return FirstStart(A) < FirstStart(B);
+      });
+      int64_t Idx = 0;
+      for (Slot &Ms : ByStart) {
+        int64_t N = AllSeq ? *Ms.front().second->Seq : Idx;
+        ++Idx;
+        Slots.push_back({N, std::move(Ms)});
+      }
+    } else if (AllSeq) {
+      std::map<int64_t, Slot> BySeq;
+      for (const GroupLane &L : G.Lanes)
+        for (const CollectiveInstance *I : L.Items)
+          Add(BySeq[*I->Seq], L.Rank, I);
+      for (auto &[N, Ms] : BySeq)
+        Slots.push_back({N, std::move(Ms)});
     } else {
       Aligned = alignLanes(G);
       bool Shifted = any_of(G.Lanes, [](const GroupLane &L) {
         return L.Shift != 0;
       });
       Key = Shifted ? MatchKey::OrderShifted : MatchKey::Order;
-      auto S = slots(G);
       // Renumber from 0 (a negative shift can start below it).
       int64_t Idx = 0;
-      for (auto &[Slot, Ms] : S)
-        BySlot[Idx++] = std::move(Ms);
+      for (auto &[S, Ms] : slots(G))
+        Slots.push_back({Idx++, std::move(Ms)});
     }
-    for (auto &[Slot, Ms] : BySlot) {
+    for (auto &[N, Ms] : Slots) {
       MatchedCollective C;
       const CollectiveInstance &F = *Ms.front().second;
-      C.Pg = Name;
+      C.Pg = G.Name;
       C.PgDesc = F.PgDesc;
       C.Key = Key;
-      C.Seq = Slot;
+      C.Seq = N;
       C.CollName = F.CollName;
       C.CollType = F.CollType;
       C.Dtype = F.Dtype;
@@ -336,6 +432,11 @@ matchCollectives(ArrayRef<RankCollectives> Ranks) {
       C.GroupSize = F.GroupSize;
       C.Members = Mem;
       C.Step = F.Step;
+      C.Src = G.Src;
+      C.Dst = G.Dst;
+      bool AllToAllv = F.CollType == "alltoallv";
+      if (AllToAllv && Ordered)
+        C.GroupRanks = *Ordered;
       bool Same = true;
       std::vector<int64_t> Have;
       for (auto &[R, I] : Ms) {
@@ -347,10 +448,16 @@ matchCollectives(ArrayRef<RankCollectives> Ranks) {
         M.NumKernels = I->NumKernels;
         M.Kernel = I->Kernel;
         M.Index = size_t(I - BaseOf[R]);
+        if (AllToAllv) {
+          M.InNelems = I->InNelems;
+          M.InSplit = I->InSplit;
+        }
         C.Present.push_back(std::move(M));
         Have.push_back(R);
         Same &= sameSignature(F, *I);
       }
+      if (G.Src && Ms.size() == 2)
+        C.CollName = "send/recv";
       if (!Aligned)
         C.Status = MatchStatus::Unaligned;
       else if (!Same)
@@ -360,7 +467,11 @@ matchCollectives(ArrayRef<RankCollectives> Ranks) {
       measure(C);
       Out.push_back(std::move(C));
     }
-  }
+  };
+  for (auto &[Name, G] : Groups)
+    MatchGroup(G);
+  for (auto &[Key, G] : Pairs)
+    MatchGroup(G);
   llvm::stable_sort(Out, [](const MatchedCollective &A,
                             const MatchedCollective &B) {
     if (A.FirstStart != B.FirstStart)

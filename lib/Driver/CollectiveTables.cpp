@@ -16,6 +16,10 @@ using namespace llvm;
 namespace tl {
 
 std::string instanceId(const MatchedCollective &C) {
+  // A pair's Seq counts the group's point-to-point ops.
+  if (C.Src)
+    return C.Pg + "_p2p" + std::to_string(C.Seq) + "_" +
+           std::to_string(*C.Src) + "-" + std::to_string(*C.Dst);
   return C.Pg + "_" + std::to_string(C.Seq);
 }
 
@@ -105,7 +109,15 @@ std::string collectivesMarkdown(ArrayRef<MatchedCollective> Cs) {
         "the last start - its start; transfer: the shortest member's "
         "kernel; bus bandwidth with the nccl-tests factors (GB/s = 1e9 "
         "B/s). Every instance is in `multirank/collectives.csv`, every "
-        "member in `multirank/collectives_long.csv`.\n\n";
+        "member in `multirank/collectives_long.csv`, every family in "
+        "`multirank/collective_summary.csv`";
+  if (any_of(Cs, [](const MatchedCollective &C) {
+        return C.CollType == "alltoallv";
+      }))
+    OS << "; the all_to_allv instances, per group and per (src, dst) "
+          "pair in `multirank/all2allv.csv`, `all2allv_summary.csv` and "
+          "`all2allv_heatmap.csv`";
+  OS << ".\n\n";
 
   // Families of complete instances, by total transfer time.
   struct Family {

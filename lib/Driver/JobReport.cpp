@@ -1,6 +1,7 @@
 //===- JobReport.cpp - The report of a multi-rank job ---------------------===//
 #include "tl/Driver/JobReport.h"
 
+#include "tl/Driver/AllToAllv.h"
 #include "tl/Driver/CollectiveTables.h"
 #include "tl/Report/Emitter.h"
 #include "tl/Report/HtmlPage.h"
@@ -62,6 +63,28 @@ static SkewHeatmap skewHeatmap(const JobReport &J) {
     H.Columns.push_back(std::move(Col));
   }
   return H;
+}
+
+/// collective_summary.csv and, with all_to_allv instances, the §5.5
+/// tables (the heat-map up to 1,024 ranks).
+static Error writeCollectiveExtras(const JobReport &J, StringRef Multi) {
+  if (Error E = writeCsvTable(Multi, "collective_summary.csv",
+                              collectiveSummaryTable(J.Collectives,
+                                                     J.GpusPerNode)))
+    return E;
+  if (!hasAllToAllv(J.Collectives))
+    return Error::success();
+  if (Error E = writeCsvTable(Multi, "all2allv.csv",
+                              allToAllvTable(J.Collectives)))
+    return E;
+  if (Error E = writeCsvTable(Multi, "all2allv_summary.csv",
+                              allToAllvSummaryTable(J.Collectives)))
+    return E;
+  if (std::max<int64_t>(J.ExpectedRanks, int64_t(J.Ranks.size())) >
+      AllToAllvHeatmapMaxRanks)
+    return Error::success();
+  return writeCsvTable(Multi, "all2allv_heatmap.csv",
+                       allToAllvHeatmapTable(J.Collectives));
 }
 
 void crossRankAnalysis(JobReport &J) {
@@ -198,6 +221,8 @@ Error writeJobReport(const JobReport &J, StringRef OutDir,
       return E;
     if (Error E = writeCsvTable(Multi, "collectives_long.csv",
                                 collectivesLongTable(J.Collectives)))
+      return E;
+    if (Error E = writeCollectiveExtras(J, Multi))
       return E;
     if (Error E = writeCsvTable(Multi, "stragglers.csv",
                                 stragglersTable(J.Stragglers)))

@@ -131,6 +131,13 @@ void writeInstance(Writer &W, const CollectiveInstance &I) {
   W.u64(I.NumKernels);
   W.str(I.Kernel);
   W.opt(I.Step);
+  W.flag(I.CommsId.has_value());
+  if (I.CommsId)
+    W.u64(*I.CommsId);
+  W.opt(I.GroupRank);
+  W.opt(I.PeerRank);
+  W.ints(I.InSplit);
+  W.ints(I.OutSplit);
 }
 
 CollectiveInstance readInstance(Reader &R) {
@@ -152,6 +159,12 @@ CollectiveInstance readInstance(Reader &R) {
   I.NumKernels = unsigned(R.u64());
   I.Kernel = R.str();
   I.Step = R.opt();
+  if (R.flag())
+    I.CommsId = R.u64();
+  I.GroupRank = R.opt();
+  I.PeerRank = R.opt();
+  I.InSplit = R.ints();
+  I.OutSplit = R.ints();
   return I;
 }
 

@@ -32,6 +32,8 @@ static std::string typePlural(StringRef T) {
     return "reduce-scatters";
   if (T == "alltoall" || T == "alltoallv")
     return "all-to-alls";
+  if (T == "sendrecv")
+    return "send/recv pairs";
   if (T == "broadcast" || T == "reduce" || T == "barrier")
     return (T + "s").str();
   return "collectives";

@@ -57,6 +57,14 @@ public:
   bool Uint64(uint64_t V) {
     if (V <= uint64_t(INT64_MAX))
       return scalar({Scalar::Int, int64_t(V)});
+    // c10d's `Comms Id` hash above INT64_MAX keeps its exact digits as a
+    // string: a double would merge nearby ids (spec multi-rank.md §3.1).
+    if (M == Mode::ArgsValue && CommsIdKey) {
+      std::string Digits = std::to_string(V);
+      Scalar S{Scalar::String};
+      S.S = Digits;
+      return scalar(S);
+    }
     return scalar({Scalar::Double, 0, double(V)});
   }
   bool Double(double V) { return scalar({Scalar::Double, 0, V}); }
@@ -317,6 +325,7 @@ private:
       return true;
     case Mode::ArgsValue:
       ArgB.key(Intern.intern(K));
+      CommsIdKey = K == "Comms Id";
       return true;
     case Mode::Skip:
       return true;
@@ -388,6 +397,8 @@ private:
   Field CurField = Field::Other;
   uint32_t SkipDepth = 0;
   bool SeenEvents = false;
+  /// The last args key was "Comms Id" (Uint64 keeps its digits).
+  bool CommsIdKey = false;
   EventFields Ev;
 
   TailParser *Tail = nullptr;

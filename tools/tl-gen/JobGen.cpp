@@ -33,7 +33,18 @@ struct Group {
   std::string Name, Desc;
   std::vector<unsigned> Members;
   int64_t Seq = 0;
+  /// send/recv have their own counter (c10d's seqP2P).
+  int64_t P2PSeq = 0;
 };
+
+/// A Comms Id as c10d derives it: a hash of the group, Seq and is-p2p,
+/// identical on every member; a uint64 (about half are above INT64_MAX).
+uint64_t commsId(const std::string &Pg, int64_t Seq, bool P2P) {
+  uint64_t H = 1469598103934665603ULL; // FNV-1a of the group name
+  for (char C : Pg)
+    H = (H ^ uint8_t(C)) * 1099511628211ULL;
+  return mix(H ^ (uint64_t(Seq) << 1) ^ (P2P ? 1 : 0));
+}
 
 /// Process Group Ranks as PyTorch writes it: past 30 ranks the first 29,
 /// "...", and the last.
@@ -128,6 +139,22 @@ public:
         for (size_t G = 1; G < Groups.size(); ++G)
           collective(Groups[G], "_allgather_base", E, 2 * E, Step);
       }
+      // Pipeline-style hand-offs in each pair group: 2k -> 2k+1, then back.
+      if (O.P2P && Groups.size() > 1) {
+        int64_t E = int64_t(O.Hidden) * O.Hidden / 8;
+        for (int Dir = 0; Dir < 2; ++Dir) {
+          for (RankState &R : Ranks)
+            compute(R, 40000);
+          for (size_t G = 1; G < Groups.size(); ++G)
+            sendRecv(Groups[G], Groups[G].Members[Dir],
+                     Groups[G].Members[1 - Dir], E, Step);
+        }
+      }
+      if (O.AllToAllv) {
+        for (RankState &R : Ranks)
+          compute(R, 50000);
+        allToAllv(Groups[0], int64_t(O.Hidden) * 16, Step);
+      }
       // The step ends with a device synchronisation (loss.item()).
       for (RankState &R : Ranks) {
         int64_t Gpu = std::max(R.Compute, R.Comm);
@@ -209,7 +236,12 @@ private:
     unsigned Last, First;
     int64_t SkewNs;
     std::vector<unsigned> Members;
+    /// A send/recv pair's ends; collectives.csv's bytes (-1: not checked).
+    int64_t Src = -1, Dst = -1, Bytes = -1;
   };
+  /// all_to_allv elements sent per (src, dst) over the job (the heat-map).
+  std::map<std::pair<unsigned, unsigned>, int64_t> Sent;
+  uint64_t NumAllToAllv = 0;
   std::vector<Truth> Truths;
   /// Arrival of each rank at the next collective: its compute end.
   std::map<unsigned, int64_t> Ready;
@@ -328,41 +360,175 @@ private:
                   : "ncclDevKernel_AllGather_RING_LL("
                     "ncclDevKernelArgsStorage<4096ul>)";
     for (size_t I = 0; I < N; ++I) {
-      RankState &R = Ranks[G.Members[I]];
-      std::string Meta = fmt::format(
-          "\"Collective name\": \"{}\", \"In msg nelems\": {}, \"Out msg "
-          "nelems\": {}, \"Group size\": {}, \"dtype\": \"BFloat16\", \"In "
-          "split size\": \"[]\", \"Out split size\": \"[]\", \"Process Group "
-          "Name\": \"{}\", \"Process Group Description\": \"{}\", \"Process "
-          "Group Ranks\": \"{}\", \"Rank\": {}",
-          Coll, InElems, OutElems, N, G.Name, G.Desc, ranksText(G.Members), I);
-      if (!O.NoSeq)
-        Meta += fmt::format(", \"Seq\": {}", G.Seq);
-      int64_t C = R.Cpu;
-      int64_t OpExt = ++R.Ext;
-      event(R, "cpu_op", fmt::format("c10d::{}_", AllReduce ? "allreduce" : "_allgather_base"),
-            R.Pid(), R.Pid(), C, 40000,
-            fmt::format("\"External id\": {}", OpExt));
-      int64_t Ext = ++R.Ext, Corr = ++R.Corr;
-      event(R, "cpu_op", "record_param_comms", R.Pid(), R.Pid(), C + 2000,
-            36000,
-            fmt::format("\"External id\": {}, \"Record function id\": 0, {}",
-                        Ext, Meta));
-      event(R, "cuda_runtime", "cudaLaunchKernel", R.Pid(), R.Pid(),
-            LaunchAt[I], 7000,
-            fmt::format("\"cbid\": 211, \"correlation\": {}, \"External id\": {}",
-                        Corr, Ext));
-      event(R, "kernel", Kernel, R.Device, CommStream, Arrive[I],
-            End - Arrive[I],
-            fmt::format("\"External id\": {}, \"device\": {}, \"stream\": {}, "
-                        "\"correlation\": {}, \"grid\": [16, 1, 1], \"block\": "
-                        "[512, 1, 1], {}",
-                        Ext, R.Device, CommStream, Corr, Meta));
-      flow(R, Corr, LaunchAt[I], Arrive[I], CommStream);
-      R.Comm = End;
-      // The next GEMM consumes the result.
-      R.Compute = std::max(R.Compute, End);
-      R.Cpu = C + 45000;
+      std::string Meta = metadata(Coll, InElems, OutElems, G, int64_t(I),
+                                  "[]", "[]", G.Seq, false);
+      emitComm(Ranks[G.Members[I]],
+               AllReduce ? "allreduce" : "_allgather_base", Meta, Kernel,
+               LaunchAt[I], Arrive[I], End);
+    }
+  }
+
+  /// What PyTorch records (saveNcclMeta) for one member of an operation.
+  std::string metadata(const std::string &Coll, int64_t InElems,
+                       int64_t OutElems, const Group &G, int64_t GroupRank,
+                       const std::string &InSplit,
+                       const std::string &OutSplit, int64_t Seq, bool P2P) {
+    std::string Meta = fmt::format(
+        "\"Collective name\": \"{}\", \"In msg nelems\": {}, \"Out msg "
+        "nelems\": {}, \"Group size\": {}, \"dtype\": \"BFloat16\", \"In "
+        "split size\": \"{}\", \"Out split size\": \"{}\", \"Process Group "
+        "Name\": \"{}\", \"Process Group Description\": \"{}\", \"Process "
+        "Group Ranks\": \"{}\", \"Rank\": {}",
+        Coll, InElems, OutElems, G.Members.size(), InSplit, OutSplit, G.Name,
+        G.Desc, ranksText(G.Members), GroupRank);
+    if (!O.NoSeq)
+      Meta += fmt::format(", \"Seq\": {}", Seq);
+    if (O.CommsId)
+      Meta += fmt::format(", \"Comms Id\": {}", commsId(G.Name, Seq, P2P));
+    return Meta;
+  }
+
+  /// One member's c10d op > record_param_comms > launch > NCCL kernel
+  /// [Arrive, End] with Meta on the op and the kernel.
+  void emitComm(RankState &R, const std::string &Op, const std::string &Meta,
+                const std::string &Kernel, int64_t LaunchAt, int64_t Arrive,
+                int64_t End) {
+    int64_t C = R.Cpu;
+    int64_t OpExt = ++R.Ext;
+    event(R, "cpu_op", fmt::format("c10d::{}_", Op), R.Pid(), R.Pid(), C,
+          40000, fmt::format("\"External id\": {}", OpExt));
+    int64_t Ext = ++R.Ext, Corr = ++R.Corr;
+    event(R, "cpu_op", "record_param_comms", R.Pid(), R.Pid(), C + 2000,
+          36000,
+          fmt::format("\"External id\": {}, \"Record function id\": 0, {}",
+                      Ext, Meta));
+    event(R, "cuda_runtime", "cudaLaunchKernel", R.Pid(), R.Pid(), LaunchAt,
+          7000,
+          fmt::format("\"cbid\": 211, \"correlation\": {}, \"External id\": {}",
+                      Corr, Ext));
+    event(R, "kernel", Kernel, R.Device, CommStream, Arrive, End - Arrive,
+          fmt::format("\"External id\": {}, \"device\": {}, \"stream\": {}, "
+                      "\"correlation\": {}, \"grid\": [16, 1, 1], \"block\": "
+                      "[512, 1, 1], {}",
+                      Ext, R.Device, CommStream, Corr, Meta));
+    flow(R, Corr, LaunchAt, Arrive, CommStream);
+    R.Comm = End;
+    // The next GEMM consumes the result.
+    R.Compute = std::max(R.Compute, End);
+    R.Cpu = C + 45000;
+  }
+
+  /// Arrival of each member: launched 10 us after its CPU, started when its
+  /// inputs are ready; the index of the last and the first arrival.
+  void arrivals(const std::vector<unsigned> &Members,
+                std::vector<int64_t> &LaunchAt, std::vector<int64_t> &Arrive,
+                size_t &Last, size_t &First) {
+    size_t N = Members.size();
+    LaunchAt.assign(N, 0);
+    Arrive.assign(N, 0);
+    for (size_t I = 0; I < N; ++I) {
+      RankState &R = Ranks[Members[I]];
+      LaunchAt[I] = R.Cpu + 10000;
+      Arrive[I] =
+          std::max({R.Comm, Ready[R.Rank], LaunchAt[I] + LaunchLatencyNs});
+    }
+    Last = First = 0;
+    for (size_t I = 1; I < N; ++I) {
+      if (Arrive[I] > Arrive[Last])
+        Last = I;
+      if (Arrive[I] < Arrive[First])
+        First = I;
+    }
+  }
+
+  /// A send on Src and its recv on Dst, members of the pair group G
+  /// (--p2p): Dst/Src Rank global, Rank the peer's group rank, the group's
+  /// point-to-point Seq. Both kernels end together, the later arrival plus
+  /// the transfer.
+  void sendRecv(Group &G, unsigned Src, unsigned Dst, int64_t Elems,
+                int64_t Step) {
+    ++G.P2PSeq;
+    ++NumColl;
+    std::vector<unsigned> Pair = {Src, Dst};
+    std::vector<int64_t> LaunchAt, Arrive;
+    size_t Last, First;
+    arrivals(Pair, LaunchAt, Arrive, Last, First);
+    int64_t Bytes = Elems * 2;
+    int64_t End = Arrive[Last] + 6000 + Bytes / 150;
+    auto GroupRank = [&](unsigned R) {
+      return int64_t(std::find(G.Members.begin(), G.Members.end(), R) -
+                     G.Members.begin());
+    };
+    Truth T{G.Name, "send/recv", G.P2PSeq, Step, Pair[Last], Pair[First],
+            Arrive[Last] - Arrive[First], {std::min(Src, Dst),
+                                           std::max(Src, Dst)}};
+    T.Src = Src;
+    T.Dst = Dst;
+    T.Bytes = Bytes;
+    Truths.push_back(T);
+    for (size_t I = 0; I < 2; ++I) {
+      bool Send = I == 0;
+      unsigned Peer = Send ? Dst : Src;
+      std::string Meta =
+          metadata(Send ? "send" : "recv", Elems, Elems, G, GroupRank(Peer),
+                   "[]", "[]", G.P2PSeq, true) +
+          fmt::format(", \"{} Rank\": {}", Send ? "Dst" : "Src", Peer);
+      emitComm(Ranks[Pair[I]], Send ? "send" : "recv", Meta,
+               "ncclDevKernel_SendRecv(ncclDevKernelArgsStorage<4096ul>)",
+               LaunchAt[I], Arrive[I], End);
+    }
+  }
+
+  /// An all_to_allv on the world group with uneven splits (--alltoallv):
+  /// rank r sends Base x (1 + (r + j + k) mod 3) elements to rank j in
+  /// the k-th one. Its transfer grows with the largest send buffer.
+  void allToAllv(Group &G, int64_t Base, int64_t Step) {
+    ++G.Seq;
+    ++NumColl;
+    size_t N = G.Members.size();
+    uint64_t K = NumAllToAllv++;
+    auto Split = [&](size_t From, size_t To) {
+      return Base * int64_t(1 + (From + To + K) % 3);
+    };
+    std::vector<int64_t> LaunchAt, Arrive;
+    size_t Last, First;
+    arrivals(G.Members, LaunchAt, Arrive, Last, First);
+    int64_t MaxSent = 0;
+    std::vector<std::vector<int64_t>> In(N), Out(N);
+    for (size_t I = 0; I < N; ++I)
+      for (size_t J = 0; J < N; ++J) {
+        In[I].push_back(Split(I, J));
+        Out[J].push_back(Split(I, J));
+      }
+    for (size_t I = 0; I < N; ++I) {
+      int64_t S = 0;
+      for (int64_t X : In[I])
+        S += X;
+      MaxSent = std::max(MaxSent, S);
+    }
+    int64_t End = Arrive[Last] + 10000 + MaxSent * 2 / 150;
+    Truth T{G.Name, "all_to_allv", G.Seq, Step, G.Members[Last],
+            G.Members[First], Arrive[Last] - Arrive[First], G.Members};
+    T.Bytes = MaxSent * 2;
+    Truths.push_back(T);
+    auto Text = [](const std::vector<int64_t> &V) {
+      std::string S = "[";
+      for (size_t I = 0; I < V.size(); ++I)
+        S += fmt::format("{}{}", I ? ", " : "", V[I]);
+      return S + "]";
+    };
+    for (size_t I = 0; I < N; ++I) {
+      int64_t InSum = 0, OutSum = 0;
+      for (size_t J = 0; J < N; ++J) {
+        InSum += In[I][J];
+        OutSum += Out[I][J];
+        Sent[{G.Members[I], G.Members[J]}] += In[I][J];
+      }
+      std::string Meta = metadata("all_to_allv", InSum, OutSum, G, int64_t(I),
+                                  Text(In[I]), Text(Out[I]), G.Seq, false);
+      emitComm(Ranks[G.Members[I]], "alltoall_base", Meta,
+               "ncclDevKernel_SendRecv(ncclDevKernelArgsStorage<4096ul>)",
+               LaunchAt[I], Arrive[I], End);
     }
   }
 
@@ -420,14 +586,27 @@ private:
       std::string Members;
       for (size_t J = 0; J < T.Members.size(); ++J)
         Members += fmt::format("{}{}", J ? ", " : "", T.Members[J]);
+      std::string Extra;
+      if (T.Src >= 0)
+        Extra += fmt::format(", \"src\": {}, \"dst\": {}", T.Src, T.Dst);
+      if (T.Bytes >= 0)
+        Extra += fmt::format(", \"bytes\": {}", T.Bytes);
       S += fmt::format(
           "    {{\"pg\": \"{}\", \"seq\": {}, \"coll_name\": \"{}\", "
           "\"step\": {}, \"members\": [{}], \"last_rank\": {}, "
-          "\"first_rank\": {}, \"arrival_skew_us\": {}}}{}\n",
+          "\"first_rank\": {}, \"arrival_skew_us\": {}{}}}{}\n",
           T.Pg, T.Seq, T.Name, T.Step, Members, T.Last, T.First, us(T.SkewNs),
-          I + 1 < Truths.size() ? "," : "");
+          Extra, I + 1 < Truths.size() ? "," : "");
     }
-    return S + "  ]\n}\n";
+    // all_to_allv: bf16 elements sent per (src, dst), in MiB.
+    S += "  ],\n  \"alltoallv_sent_mb\": [";
+    bool FirstCell = true;
+    for (auto &[Key, Elems] : Sent) {
+      S += fmt::format("{}[{}, {}, {}]", FirstCell ? "" : ", ", Key.first,
+                       Key.second, double(Elems) * 2 / (1024.0 * 1024.0));
+      FirstCell = false;
+    }
+    return S + "]\n}\n";
   }
 };
 

@@ -30,6 +30,12 @@ struct JobOptions {
   double SkewUs = 0;
   /// Leave out Seq (older PyTorch): tl must match by order.
   bool NoSeq = false;
+  /// A Comms Id on every collective (newer PyTorch): tl matches by it.
+  bool CommsId = false;
+  /// Per step, a send/recv pair each way in every pair group {2k, 2k+1}.
+  bool P2P = false;
+  /// Per step, an all_to_allv on the world group with uneven splits.
+  bool AllToAllv = false;
   std::string TruthFile;
   /// > 0: steps until rank 0's trace has this many MB (1e6 bytes);
   /// Steps is then ignored.

@@ -1697,6 +1697,21 @@ int main(int argc, char **argv) {
                       cl::desc("With -o DIR/: no Seq on collectives (older "
                                "PyTorch), so they match by order"),
                       cl::init(false), cl::cat(GenCat));
+  cl::opt<bool> CommsIdOpt(
+      "comms-id",
+      cl::desc("With -o DIR/: a Comms Id (c10d's uint64 hash) on every "
+               "collective, so they match by it"),
+      cl::init(false), cl::cat(GenCat));
+  cl::opt<bool> P2POpt(
+      "p2p",
+      cl::desc("With -o DIR/ and an even --ranks: per step a send/recv pair "
+               "each way in every pair group {2k, 2k+1}"),
+      cl::init(false), cl::cat(GenCat));
+  cl::opt<bool> AllToAllvOpt(
+      "alltoallv",
+      cl::desc("With -o DIR/: per step an all_to_allv on the world group "
+               "with uneven In/Out split sizes"),
+      cl::init(false), cl::cat(GenCat));
   cl::HideUnrelatedOptions(GenCat);
   cl::ParseCommandLineOptions(
       argc, argv,
@@ -1718,9 +1733,11 @@ int main(int argc, char **argv) {
   std::string OutPath = OutFile;
   bool JobMode = (!OutPath.empty() && OutPath.back() == '/') ||
                  llvm::sys::fs::is_directory(OutPath);
-  if (!JobMode && (!Stragglers.empty() || SkewUs != 0 || NoSeq)) {
-    llvm::errs() << "tl-gen: error: --straggler, --skew and --no-seq need "
-                    "-o DIR/ (one trace per rank)\n";
+  if (!JobMode && (!Stragglers.empty() || SkewUs != 0 || NoSeq ||
+                   CommsIdOpt || P2POpt || AllToAllvOpt)) {
+    llvm::errs() << "tl-gen: error: --straggler, --skew, --no-seq, "
+                    "--comms-id, --p2p and --alltoallv need -o DIR/ (one "
+                    "trace per rank)\n";
     return 1;
   }
   if (JobMode) {
@@ -1735,6 +1752,9 @@ int main(int argc, char **argv) {
     J.Seed = Seed;
     J.SkewUs = SkewUs;
     J.NoSeq = NoSeq;
+    J.CommsId = CommsIdOpt;
+    J.P2P = P2POpt;
+    J.AllToAllv = AllToAllvOpt;
     J.TruthFile = TruthFile;
     J.TargetMb = TargetMB;
     J.FillKernels = JobFill;
@@ -1742,6 +1762,11 @@ int main(int argc, char **argv) {
         !(SkewUs >= 0)) {
       llvm::errs() << "tl-gen: error: a job needs ranks, steps, layers, "
                       "hidden > 0 and --skew >= 0\n";
+      return 1;
+    }
+    if (P2POpt && Ranks % 2) {
+      llvm::errs() << "tl-gen: error: --p2p needs an even --ranks (the "
+                      "pairs {2k, 2k+1})\n";
       return 1;
     }
     for (const std::string &S : Stragglers) {

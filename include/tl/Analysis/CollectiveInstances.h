@@ -43,6 +43,19 @@ struct CollectiveInstance {
   std::string Kernel; // the first kernel's name
   /// ProfilerStep#N whose CPU range holds the launch (§2.4), if any.
   std::optional<int64_t> Step;
+  /// Comms Id: c10d's hash of the operation, the same on every member; a
+  /// uint64 (it may exceed INT64_MAX).
+  std::optional<uint64_t> CommsId;
+  /// Rank: the caller's rank inside the group; for send/recv the peer's
+  /// group rank (older traces).
+  std::optional<int64_t> GroupRank;
+  /// The peer's global rank of a send (Dst Rank) or recv (Src Rank).
+  std::optional<int64_t> PeerRank;
+  /// In/Out split size: elements per peer in group-rank order (all_to_allv;
+  /// empty for "[]" or a truncated list).
+  std::vector<int64_t> InSplit, OutSplit;
+  /// A send or recv: a point-to-point pair, matched by its peer (§4.2).
+  bool isP2P() const { return CollName == "send" || CollName == "recv"; }
   double dur() const { return End - Start; }
 };
 
@@ -65,6 +78,10 @@ unsigned collectiveDtypeBytes(llvm::StringRef Dtype);
 /// "[0, 1, 2]" or "[0, 1, ..., 9]": the ranks in order; Truncated is set
 /// when the text holds "...".
 std::vector<int64_t> parseRankList(llvm::StringRef Text, bool &Truncated);
+
+/// Comms Id as a uint64: a non-negative integer, or its digits as a
+/// string (how the importer keeps an integer above INT64_MAX).
+std::optional<uint64_t> parseCommsId(ArgValue V);
 
 } // namespace tl
 

@@ -2,9 +2,10 @@
 //
 // Spec multi-rank.md §4.2 and §5.1, §5.4: the collective instances of every
 // rank's summary (tl/Analysis/CollectiveInstances.h) matched into job-wide
-// instances, by (process group, Seq) when every member records Seq, else
-// by the order within the group with the time-consistency check and its
-// ±4 shift; then per instance the arrival skew, the waits, the last rank
+// instances, by Comms Id when every member records it, else by (process
+// group, Seq) when every member records Seq, else by the order within the
+// group with the time-consistency check and its ±4 shift; a send and its
+// recv pair up per (group, sender, receiver) by the same keys; then per instance the arrival skew, the waits, the last rank
 // and the nccl-tests bandwidths. Works on summaries only: no rank's IR is
 // alive when this runs.
 //
@@ -37,9 +38,9 @@ struct RankCollectives {
   std::map<std::string, std::vector<int64_t>> PgRanks;
 };
 
-enum class MatchKey { Seq, Order, OrderShifted };
+enum class MatchKey { CommsId, Seq, Order, OrderShifted };
 enum class MatchStatus { Ok, Incomplete, Mismatch, Unaligned };
-llvm::StringRef matchKeyName(MatchKey K);     // "seq", "order", ...
+llvm::StringRef matchKeyName(MatchKey K);     // "comms_id", "seq", ...
 llvm::StringRef matchStatusName(MatchStatus S); // "ok", "incomplete", ...
 
 struct MatchedMember {
@@ -51,6 +52,9 @@ struct MatchedMember {
   double Wait = 0; // max start - Start
   /// The instance's position in its rank's RankCollectives::Instances.
   size_t Index = 0;
+  /// all_to_allv only: the member's In msg nelems and In split size.
+  std::optional<int64_t> InNelems;
+  std::vector<int64_t> InSplit;
   double dur() const { return End - Start; }
 };
 
@@ -68,13 +72,18 @@ struct MatchedCollective {
   /// The ranks that have it, ascending.
   std::vector<MatchedMember> Present;
   std::optional<int64_t> Step;
+  /// A send/recv pair (§4.2 rule 2): the sending and the receiving rank.
+  std::optional<int64_t> Src, Dst;
+  /// all_to_allv only: the group's ranks in group-rank order (the index of
+  /// In split size).
+  std::vector<int64_t> GroupRanks;
   double FirstStart = 0, ArrivalSkew = 0, EndSkew = 0, Transfer = 0,
          MeanWait = 0, Blame = 0;
   int64_t FirstRank = 0, LastRank = 0;
   /// §5.4 S in bytes; bandwidths in GB/s (1e9); empty when unknown.
   std::optional<double> Bytes, AlgBw, BusBw;
-  /// True for the eight implicit-sync types of §5.1 (and ok): the
-  /// instances straggler statistics use.
+  /// True for the eight implicit-sync types of §5.1 and send/recv pairs
+  /// (and ok): the instances straggler statistics use.
   bool countsForStragglers() const;
 };
 
@@ -82,6 +91,10 @@ struct MatchedCollective {
 /// (ties: group, then Seq). Ranks in any order.
 std::vector<MatchedCollective>
 matchCollectives(llvm::ArrayRef<RankCollectives> Ranks);
+
+/// The elements a member sends: Σ In split size, else In msg nelems
+/// (all_to_allv; §5.4).
+std::optional<int64_t> sentElements(const MatchedMember &M);
 
 /// §5.4 bus factor F(type, n), nullopt when the type has none.
 std::optional<double> busFactor(llvm::StringRef CollType, int64_t N);

@@ -18,7 +18,8 @@
 
 namespace tl {
 
-/// "<pg>_<seq>" (the order keys use the index within the group).
+/// "<pg>_<seq>" (the order keys use the index within the group); a
+/// send/recv pair "<pg>_p2p<seq>_<src>-<dst>".
 std::string instanceId(const MatchedCollective &C);
 
 /// node_id = rank / GpusPerNode; "intra_node", "inter_node", or "unknown"
@@ -29,6 +30,12 @@ std::string nodeSpan(const MatchedCollective &C,
 CsvTable collectivesTable(llvm::ArrayRef<MatchedCollective> Cs,
                           std::optional<int64_t> GpusPerNode);
 CsvTable collectivesLongTable(llvm::ArrayRef<MatchedCollective> Cs);
+
+/// collective_summary.csv (§7.1): the ok instances per (coll_type,
+/// coll_name, dtype, bytes, pg), transfer_total_ms descending, then key
+/// (CollectiveSummary.cpp).
+CsvTable collectiveSummaryTable(llvm::ArrayRef<MatchedCollective> Cs,
+                                std::optional<int64_t> GpusPerNode);
 
 /// The analysis.md section (empty when the job has no collectives).
 std::string collectivesMarkdown(llvm::ArrayRef<MatchedCollective> Cs);

@@ -132,6 +132,112 @@ TEST(CollectiveMatch, Unaligned) {
   EXPECT_EQ(Cs[0].Status, MatchStatus::Unaligned);
 }
 
+// Comms Id on every member: matched by it, whatever the order on each
+// rank. Ids 2^64 - 59 and 2^64 - 58 are one double; as uint64 they are two
+// instances. Without Seq they are numbered by first start.
+TEST(CollectiveMatch, ByCommsIdAboveInt64) {
+  const uint64_t A = 18446744073709551557ull, B = A + 1;
+  auto withId = [](CollectiveInstance I, uint64_t Id) {
+    I.CommsId = Id;
+    return I;
+  };
+  std::vector<RankCollectives> Rs = {
+      rank(0, {withId(inst(0, 10), A), withId(inst(100, 110), B)}),
+      rank(1, {withId(inst(2, 10), A), withId(inst(104, 110), B)}),
+      rank(2, {withId(inst(1, 10), A), withId(inst(101, 111), B)})};
+  auto Cs = matchCollectives(Rs);
+  ASSERT_EQ(Cs.size(), 2u);
+  EXPECT_EQ(Cs[0].Key, MatchKey::CommsId);
+  EXPECT_EQ(Cs[0].Seq, 0);
+  EXPECT_DOUBLE_EQ(Cs[0].ArrivalSkew, 2);
+  EXPECT_EQ(Cs[1].Seq, 1);
+  EXPECT_EQ(Cs[1].Status, MatchStatus::Ok);
+  EXPECT_DOUBLE_EQ(Cs[1].ArrivalSkew, 4);
+  EXPECT_EQ(Cs[1].LastRank, 1);
+  EXPECT_EQ(matchKeyName(Cs[1].Key), "comms_id");
+}
+
+// One member without its Comms Id: the group falls back to (pg, Seq).
+TEST(CollectiveMatch, CommsIdOnSomeMembersOnly) {
+  CollectiveInstance A = inst(0, 10, 7), B = inst(2, 10, 7);
+  A.CommsId = 5;
+  std::vector<RankCollectives> Rs = {rank(0, {A}), rank(1, {B}),
+                                     rank(2, {inst(1, 10, 7)})};
+  auto Cs = matchCollectives(Rs);
+  ASSERT_EQ(Cs.size(), 1u);
+  EXPECT_EQ(Cs[0].Key, MatchKey::Seq);
+  EXPECT_EQ(Cs[0].Seq, 7);
+  EXPECT_EQ(Cs[0].Status, MatchStatus::Ok);
+}
+
+CollectiveInstance p2p(const char *Name, double Start, double End,
+                       int64_t Seq) {
+  CollectiveInstance I = inst(Start, End, Seq);
+  I.CollName = Name;
+  I.CollType = "sendrecv";
+  return I;
+}
+
+// A send on 0 to 2 (Dst Rank) pairs with the recv on 2 from 0 (Src Rank);
+// rank 1's recv names its peer by its group rank (older traces), 2 of
+// [0, 1, 2] = global 2,
+// but rank 2 sent nothing to 1: an incomplete pair {1, 2}. Pair 0->2:
+// starts 10, 25 -> skew 15, the recv last, transfer min(20, 5) = 5, S =
+// 1024 x 4 = 4096 B, F = 1: 4096 / 5 / 1e3 = 0.8192 GB/s.
+TEST(CollectiveMatch, SendRecvPairs) {
+  CollectiveInstance Send = p2p("send", 10, 30, 1);
+  Send.PeerRank = 2;
+  CollectiveInstance Recv = p2p("recv", 25, 30, 1);
+  Recv.PeerRank = 0;
+  CollectiveInstance Lone = p2p("recv", 40, 50, 1);
+  Lone.GroupRank = 2; // older traces: the peer's rank in the group
+  std::vector<RankCollectives> Rs = {rank(0, {Send}), rank(1, {Lone}),
+                                     rank(2, {Recv})};
+  auto Cs = matchCollectives(Rs);
+  ASSERT_EQ(Cs.size(), 2u);
+  const MatchedCollective &P = Cs[0];
+  EXPECT_EQ(P.Src, 0);
+  EXPECT_EQ(P.Dst, 2);
+  EXPECT_EQ(P.Status, MatchStatus::Ok);
+  EXPECT_EQ(P.CollName, "send/recv");
+  EXPECT_EQ(P.Members, (std::vector<int64_t>{0, 2}));
+  EXPECT_DOUBLE_EQ(P.ArrivalSkew, 15);
+  EXPECT_EQ(P.LastRank, 2);
+  EXPECT_DOUBLE_EQ(P.Transfer, 5);
+  EXPECT_DOUBLE_EQ(*P.BusBw, 0.8192);
+  EXPECT_TRUE(P.countsForStragglers());
+  const MatchedCollective &L = Cs[1];
+  EXPECT_EQ(L.Src, 2);
+  EXPECT_EQ(L.Dst, 1);
+  EXPECT_EQ(L.Status, MatchStatus::Incomplete);
+  EXPECT_FALSE(L.countsForStragglers());
+}
+
+// all_to_allv: sizes may differ (no mismatch); bytes = the largest
+// member's Σ In split size x 4 = (3 + 5) x 4 = 32, no bus factor.
+TEST(CollectiveMatch, AllToAllvBytes) {
+  auto a2a = [](double Start, std::vector<int64_t> Split) {
+    CollectiveInstance I = inst(Start, 100, 1);
+    I.CollName = "all_to_allv";
+    I.CollType = "alltoallv";
+    I.InNelems = 0;
+    for (int64_t X : Split)
+      *I.InNelems += X;
+    I.InSplit = std::move(Split);
+    return I;
+  };
+  std::vector<RankCollectives> Rs = {rank(0, {a2a(10, {0, 1, 1})}),
+                                     rank(1, {a2a(20, {3, 0, 5})}),
+                                     rank(2, {a2a(30, {1, 1, 0})})};
+  auto Cs = matchCollectives(Rs);
+  ASSERT_EQ(Cs.size(), 1u);
+  EXPECT_EQ(Cs[0].Status, MatchStatus::Ok);
+  EXPECT_DOUBLE_EQ(*Cs[0].Bytes, 32);
+  EXPECT_DOUBLE_EQ(*Cs[0].AlgBw, 32.0 / 70 / 1e3);
+  EXPECT_FALSE(Cs[0].BusBw);
+  EXPECT_EQ(Cs[0].GroupRanks, (std::vector<int64_t>{0, 1, 2}));
+}
+
 // Three instances, rank 2 last in all (skews 20, 20, 20; blame 40 each):
 // the straggler, 3 of 3 last, blame 120 = 100 %. Σ T_job without steps =
 // the longest GPU timeline, 300: caused skew 60 = 20 % -> high.

@@ -53,6 +53,11 @@ RankOutcome sample() {
   I.NumKernels = 2;
   I.Kernel = "ncclDevKernel_AllReduce_Sum_bf16_RING_LL";
   I.Step = 6;
+  I.CommsId = 18446744073709551557ull; // above INT64_MAX
+  I.GroupRank = 3;
+  I.PeerRank = 9;
+  I.InSplit = {1, 2, 3};
+  I.OutSplit = {4, 5};
   S.Collectives.Instances.push_back(I);
   CollectiveInstance J; // every optional empty
   J.Kernel = "ncclKernel";
@@ -139,8 +144,15 @@ TEST(RankOutcomeCodec, EveryFieldComesBack) {
   EXPECT_EQ(I.NumKernels, 2u);
   EXPECT_EQ(I.Kernel, "ncclDevKernel_AllReduce_Sum_bf16_RING_LL");
   EXPECT_EQ(I.Step, 6);
+  EXPECT_EQ(I.CommsId, 18446744073709551557ull);
+  EXPECT_EQ(I.GroupRank, 3);
+  EXPECT_EQ(I.PeerRank, 9);
+  EXPECT_EQ(I.InSplit, (std::vector<int64_t>{1, 2, 3}));
+  EXPECT_EQ(I.OutSplit, (std::vector<int64_t>{4, 5}));
   const CollectiveInstance &J = S.Collectives.Instances[1];
-  EXPECT_FALSE(J.Seq || J.InNelems || J.GroupSize || J.Step);
+  EXPECT_FALSE(J.Seq || J.InNelems || J.GroupSize || J.Step || J.CommsId ||
+               J.GroupRank || J.PeerRank);
+  EXPECT_TRUE(J.InSplit.empty() && J.OutSplit.empty());
   EXPECT_EQ(J.Stream, -1);
   EXPECT_EQ(J.Kernel, "ncclKernel");
   EXPECT_EQ(S.Collectives.PgConfig.size(), 2u);

@@ -200,10 +200,13 @@ TEST(Importer, IntegersFloatsAndLimits) {
   std::string J = "{\"traceEvents\":[{\"ph\":\"X\",\"cat\":\"kernel\","
                   "\"name\":\"k\",\"pid\":0,\"tid\":7,\"ts\":10,\"dur\":3,"
                   "\"args\":{\"correlation\":9007199254740993,"
-                  "\"big\":18446744073709551615,\"stream\":7.0}}]}";
+                  "\"big\":18446744073709551615,\"stream\":7.0,"
+                  "\"Comms Id\":18446744073709551557}}]}";
   Trace T = ok(J);
   EXPECT_EQ(*T.correlation(0), 9007199254740993); // kept as an integer
   EXPECT_TRUE(T.args(0).get("big").isDouble());
+  // c10d's Comms Id above INT64_MAX keeps its digits (a double is 2^64).
+  EXPECT_EQ(T.args(0).get("Comms Id").getString(), "18446744073709551557");
   EXPECT_EQ(*T.stream(0), 7);
   ImportOptions O;
   O.MaxBytes = 10;
