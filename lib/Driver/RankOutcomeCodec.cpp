@@ -9,7 +9,7 @@ using namespace llvm;
 namespace tl {
 
 namespace {
-constexpr uint8_t CodecVersion = 1;
+constexpr uint8_t CodecVersion = 2;
 
 class Writer {
 public:
@@ -155,6 +155,36 @@ CollectiveInstance readInstance(Reader &R) {
   return I;
 }
 
+// rank_timeline.csv's row (RankTimeline.h), every field.
+void writeTimeline(Writer &W, const RankTimeline &T) {
+  W.flag(T.HasGpu);
+  for (double D : {T.RangeStart, T.RangeEnd, T.ComputationUs,
+                   T.ExposedCommUs, T.ExposedMemcpyUs, T.BusyUs,
+                   T.TotalCommUs, T.TotalMemcpyUs, T.HostWaitIdleUs,
+                   T.SyncWaitIdleUs, T.OtherIdleUs, T.TailIdleUs,
+                   T.HtaIdleUs, T.HtaComputeUs, T.HtaNonComputeUs,
+                   T.HtaKernelUs})
+    W.f64(D);
+  W.flag(T.HtaOverlapPct.has_value());
+  if (T.HtaOverlapPct)
+    W.f64(*T.HtaOverlapPct);
+}
+
+RankTimeline readTimeline(Reader &R) {
+  RankTimeline T;
+  T.HasGpu = R.flag();
+  for (double *D : {&T.RangeStart, &T.RangeEnd, &T.ComputationUs,
+                    &T.ExposedCommUs, &T.ExposedMemcpyUs, &T.BusyUs,
+                    &T.TotalCommUs, &T.TotalMemcpyUs, &T.HostWaitIdleUs,
+                    &T.SyncWaitIdleUs, &T.OtherIdleUs, &T.TailIdleUs,
+                    &T.HtaIdleUs, &T.HtaComputeUs, &T.HtaNonComputeUs,
+                    &T.HtaKernelUs})
+    *D = R.f64();
+  if (R.flag())
+    T.HtaOverlapPct = R.f64();
+  return T;
+}
+
 void writeSummary(Writer &W, const RankSummary &S) {
   W.str(S.Claim.Path);
   W.u64(S.Claim.Position);
@@ -178,6 +208,8 @@ void writeSummary(Writer &W, const RankSummary &S) {
     W.i64(N);
     W.f64(T);
   }
+  W.opt(S.BaseTimeNs);
+  writeTimeline(W, S.Timeline);
 }
 
 RankSummary readSummary(Reader &R) {
@@ -206,6 +238,8 @@ RankSummary readSummary(Reader &R) {
     int64_t Num = R.i64();
     S.StepTimes.push_back({Num, R.f64()});
   }
+  S.BaseTimeNs = R.opt();
+  S.Timeline = readTimeline(R);
   return S;
 }
 } // namespace

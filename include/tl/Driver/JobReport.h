@@ -9,6 +9,7 @@
 #ifndef TL_DRIVER_JOBREPORT_H
 #define TL_DRIVER_JOBREPORT_H
 
+#include "tl/Driver/ClockAlign.h"
 #include "tl/Driver/CollectiveMatch.h"
 #include "tl/Driver/RankTable.h"
 #include "tl/Driver/Stragglers.h"
@@ -36,6 +37,9 @@ struct JobReport {
   /// (spec §3.2 rule 4).
   std::optional<int64_t> GpusPerNode;
   StragglerAnalysis Stragglers;
+  /// --align=collective (spec §3.3); the clock offsets found.
+  bool AlignCollective = false;
+  ClockAlignment Clock;
 };
 
 /// Match the ranks' collectives and fill J's cross-rank fields.

@@ -11,6 +11,7 @@
 
 #include "tl/Driver/CollectiveMatch.h"
 #include "tl/Driver/RankResolution.h"
+#include "tl/Driver/RankTimeline.h"
 #include "tl/Report/CsvTable.h"
 
 #include "llvm/ADT/ArrayRef.h"
@@ -22,6 +23,7 @@ namespace tl {
 
 class GpuTimeline;
 class Trace;
+struct ClockAlignment;
 
 /// What the job report keeps of a rank once its IR is freed. Times in µs.
 struct RankSummary {
@@ -40,6 +42,10 @@ struct RankSummary {
   size_t DeviceCount = 0;
   /// (N, T(N)) of each ProfilerStep#N (window step time, §2.4).
   std::vector<std::pair<int64_t, double>> StepTimes;
+  /// The trace's baseTimeNanoseconds (spec §3.3), if any.
+  std::optional<int64_t> BaseTimeNs;
+  /// rank_timeline.csv's row (RankTimeline.h).
+  RankTimeline Timeline;
   /// Percent of TotalUs, as gpu_timeline.csv's percent column.
   double pct(double Us) const { return TotalUs > 0 ? Us / TotalUs * 100 : 0; }
 };
@@ -51,8 +57,10 @@ RankSummary summarizeRank(const Trace &T, const GpuTimeline &TL,
 /// when no rank has GPU events.
 const RankSummary *slowestRank(llvm::ArrayRef<RankSummary> Ranks);
 
-/// ranks.csv: Ranks in rank order, the files relative to OutDir.
-CsvTable ranksTable(llvm::ArrayRef<RankSummary> Ranks, llvm::StringRef OutDir);
+/// ranks.csv: Ranks in rank order, the files relative to OutDir; the
+/// last column, clock_offset_us, from Clock (empty without it).
+CsvTable ranksTable(llvm::ArrayRef<RankSummary> Ranks, llvm::StringRef OutDir,
+                    const ClockAlignment *Clock = nullptr);
 
 } // namespace tl
 
