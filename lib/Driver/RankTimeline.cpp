@@ -150,50 +150,59 @@ RankTimeline computeRankTimeline(const Trace &T, const GpuTimeline &TL,
   R.TotalCommUs = totalLength(Comm);
   R.TotalMemcpyUs = totalLength(Copy);
 
-  // Idle by cause: each hole of the merged busy time, named by the GPU
-  // events that start where it ends.
-  llvm::stable_sort(Events, [](const Clipped &A, const Clipped &B) {
+  // Idle by cause, window by window (a gap across two windows is the tail
+  // of one and the lead of the next): each hole of the merged busy time is
+  // named by the GPU events that start where it ends.
+  std::vector<Clipped> ByStart = Events;
+  for (Clipped &C : ByStart)
+    C.I.Start = T.ts(C.E);
+  llvm::stable_sort(ByStart, [](const Clipped &A, const Clipped &B) {
     return A.I.Start < B.I.Start;
   });
   DenseSet<EventId> AfterWait = afterStreamWait(T);
-  auto Launch = [&](EventId G) -> std::optional<double> {
-    EventId L = T.isLinked(G) ? T.parent(G) : NoEvent;
-    if (L == NoEvent)
-      return std::nullopt;
-    return T.ts(L);
-  };
-  size_t Next = 0;
-  double Prev = WS;
-  for (size_t K = 0; K <= All.size(); ++K) {
-    double GapEnd = K < All.size() ? All[K].Start : WE;
-    double Gap = GapEnd - Prev;
-    if (Gap > 0) {
-      if (K == All.size()) {
-        R.TailIdleUs += Gap;
-      } else {
-        while (Next < Events.size() && Events[Next].I.Start < GapEnd)
-          ++Next;
-        // The GPU waited for the host when everything that starts here
-        // was launched after the gap began; else on a dependency.
-        bool Host = true, Sync = false;
-        for (size_t J = Next;
-             J < Events.size() && Events[J].I.Start == GapEnd; ++J) {
-          EventId G = Events[J].E;
-          std::optional<double> L = Launch(G);
-          Host &= L && *L > Prev;
-          Sync |= Bucket(G) == GpuBucket::Communication || AfterWait.count(G);
-        }
-        bool Leading = K == 0;
-        if (Host)
-          R.HostWaitIdleUs += Gap;
-        else if (Sync && !Leading)
-          R.SyncWaitIdleUs += Gap;
-        else
-          R.OtherIdleUs += Gap;
-      }
+  auto Classify = [&](double From, double To, bool Leading) {
+    auto It = llvm::lower_bound(ByStart, To, [](const Clipped &C, double V) {
+      return C.I.Start < V;
+    });
+    // The GPU waited for the host when everything that starts here was
+    // launched after the gap began; else on a dependency.
+    bool Host = It != ByStart.end() && It->I.Start == To, Sync = false;
+    for (; It != ByStart.end() && It->I.Start == To; ++It) {
+      EventId G = It->E;
+      EventId L = T.isLinked(G) ? T.parent(G) : NoEvent;
+      Host &= L != NoEvent && T.ts(L) > From;
+      Sync |= Bucket(G) == GpuBucket::Communication || AfterWait.count(G);
     }
-    if (K < All.size())
-      Prev = All[K].End;
+    double Gap = To - From;
+    if (Host)
+      R.HostWaitIdleUs += Gap;
+    else if (Sync && !Leading)
+      R.SyncWaitIdleUs += Gap;
+    else
+      R.OtherIdleUs += Gap;
+  };
+  std::vector<Interval> Windows;
+  // A hole between two windows (the CPU idle between steps) is the next
+  // window's lead, so the gaps add up to the range's idle time.
+  for (const StepWindow &W : Steps)
+    Windows.push_back(
+        {Windows.empty() ? W.Start : Windows.back().End, W.End});
+  if (Windows.empty())
+    Windows.push_back({WS, WE});
+  size_t K = 0;
+  for (const Interval &W : Windows) {
+    while (K < All.size() && All[K].End <= W.Start)
+      ++K;
+    double Prev = W.Start;
+    bool Leading = true;
+    for (size_t I = K; I < All.size() && All[I].Start < W.End; ++I) {
+      if (All[I].Start > Prev)
+        Classify(Prev, All[I].Start, Leading);
+      Leading = false;
+      Prev = std::max(Prev, std::min(All[I].End, W.End));
+    }
+    if (W.End > Prev)
+      R.TailIdleUs += W.End - Prev;
   }
 
   // HTA: over the span of the (clipped) GPU events.
