@@ -117,20 +117,27 @@ std::string multiRankMarkdown(const JobReport &J) {
                        "skews were measured.\n\n"
                      : "skews are on the raw clocks (`--align=none`).\n\n");
   }
-  bool Any = false;
+  // With collectives the job's findings section lists them all; name them
+  // here only then.
+  bool Listed = !J.Collectives.empty();
+  std::string Names;
   for (const JobFinding &F : J.Stragglers.Findings) {
     StringRef Id = F.Id;
     if (Id != "MR-COMPUTE-SKEW" && Id != "MR-EXPOSED-COMM" &&
         Id != "MR-LOW-OVERLAP" && Id != "MR-CLOCK")
       continue;
-    if (!Any)
-      OS << "Timeline and clock findings:\n\n";
-    Any = true;
-    OS << "- **" << F.Id << "** (" << F.Severity << "): " << mdEscape(F.Title)
-       << ". " << mdEscape(F.Detail) << "\n";
+    if (Names.empty())
+      OS << "Timeline and clock findings:" << (Listed ? " " : "\n\n");
+    if (Listed)
+      OS << (Names.empty() ? "" : ", ") << "**" << F.Id << "** ("
+         << F.Severity << ")";
+    else
+      OS << "- **" << F.Id << "** (" << F.Severity
+         << "): " << mdEscape(F.Title) << ". " << mdEscape(F.Detail) << "\n";
+    Names += F.Id;
   }
-  if (Any)
-    OS << "\n";
+  if (!Names.empty())
+    OS << (Listed ? " (under Job findings below).\n\n" : "\n");
   return Text;
 }
 
