@@ -52,17 +52,14 @@ static void shift(std::vector<RankCollectives> &Ranks,
 
 static double median(std::vector<double> V) { return numpyMedian(V); }
 
-std::vector<MatchedCollective>
-matchOnAlignedClocks(std::vector<RankCollectives> Ranks,
-                     ArrayRef<std::optional<int64_t>> BaseNs,
-                     std::optional<int64_t> GpusPerNode, bool Align,
-                     ClockAlignment &Out) {
+std::vector<MatchedCollective> matchOnAlignedClocks(
+    std::vector<RankCollectives> Ranks, ArrayRef<std::optional<int64_t>> BaseNs,
+    std::optional<int64_t> GpusPerNode, bool Align, ClockAlignment &Out) {
   Out = ClockAlignment();
   Out.GpusPerNode = GpusPerNode;
   // A common base when every trace has one and they differ.
-  bool AllBase = !BaseNs.empty() && all_of(BaseNs, [](const auto &B) {
-    return B.has_value();
-  });
+  bool AllBase = !BaseNs.empty() &&
+                 all_of(BaseNs, [](const auto &B) { return B.has_value(); });
   if (AllBase) {
     int64_t Min = **std::min_element(BaseNs.begin(), BaseNs.end());
     bool Differ = any_of(BaseNs, [&](const auto &B) { return *B != Min; });
@@ -101,8 +98,7 @@ matchOnAlignedClocks(std::vector<RankCollectives> Ranks,
   for (auto &[Node, D] : Diffs) {
     double Off = median(D);
     Out.NodeOffsetUs[Node] = Off;
-    if (Out.MedianTransferUs > 0 &&
-        std::fabs(Off) > 0.1 * Out.MedianTransferUs)
+    if (Out.MedianTransferUs > 0 && std::fabs(Off) > 0.1 * Out.MedianTransferUs)
       Out.LargeNodes.push_back(Node);
   }
   if (!Align || Diffs.empty())
@@ -127,8 +123,8 @@ std::optional<JobFinding> clockFinding(const ClockAlignment &A) {
   for (auto &[Node, Off] : A.NodeOffsetUs) {
     if (Node == 0)
       continue;
-    Offsets += (Offsets.empty() ? "node " : ", node ") +
-               std::to_string(Node) + " " + printfDouble("%.3f", Off) + " us";
+    Offsets += (Offsets.empty() ? "node " : ", node ") + std::to_string(Node) +
+               " " + printfDouble("%.3f", Off) + " us";
     if (std::fabs(Off) > std::fabs(Worst))
       Worst = Off;
   }

@@ -108,8 +108,7 @@ std::string multiRankMarkdown(const JobReport &J) {
     bool First = true;
     for (auto &[Node, Off] : C.NodeOffsetUs)
       if (Node != 0) {
-        OS << (First ? " node " : ", node ") << Node << " " << us(Off)
-           << " us";
+        OS << (First ? " node " : ", node ") << Node << " " << us(Off) << " us";
         First = false;
       }
     OS << " (median transfer " << us(C.MedianTransferUs) << " us); "
@@ -129,11 +128,11 @@ std::string multiRankMarkdown(const JobReport &J) {
     if (Names.empty())
       OS << "Timeline and clock findings:" << (Listed ? " " : "\n\n");
     if (Listed)
-      OS << (Names.empty() ? "" : ", ") << "**" << F.Id << "** ("
-         << F.Severity << ")";
+      OS << (Names.empty() ? "" : ", ") << "**" << F.Id << "** (" << F.Severity
+         << ")";
     else
-      OS << "- **" << F.Id << "** (" << F.Severity
-         << "): " << mdEscape(F.Title) << ". " << mdEscape(F.Detail) << "\n";
+      OS << "- **" << F.Id << "** (" << F.Severity << "): " << mdEscape(F.Title)
+         << ". " << mdEscape(F.Detail) << "\n";
     Names += F.Id;
   }
   if (!Names.empty())

@@ -89,8 +89,8 @@ void crossRankAnalysis(JobReport &J) {
   if (std::optional<JobFinding> F = clockFinding(J.Clock))
     More.push_back(std::move(*F));
   std::vector<JobFinding> &Fs = J.Stragglers.Findings;
-  auto Data = llvm::find_if(
-      Fs, [](const JobFinding &F) { return F.Id == "MR-DATA"; });
+  auto Data =
+      llvm::find_if(Fs, [](const JobFinding &F) { return F.Id == "MR-DATA"; });
   Fs.insert(Data, More.begin(), More.end());
 }
 
@@ -179,7 +179,8 @@ Error writeJobReport(const JobReport &J, StringRef OutDir,
   if (std::error_code EC = sys::fs::create_directories(Multi))
     return createStringError(EC, Multi + ": cannot create directory: " +
                                      EC.message());
-  if (Error E = writeCsvTable(Multi, "ranks.csv", ranksTable(J.Ranks, OutDir, &J.Clock)))
+  if (Error E = writeCsvTable(Multi, "ranks.csv",
+                              ranksTable(J.Ranks, OutDir, &J.Clock)))
     return E;
   if (Error E = writeFileAtomically(
           Multi, "rank_breakdown.svg", [&](raw_ostream &OS) {
@@ -187,8 +188,8 @@ Error writeJobReport(const JobReport &J, StringRef OutDir,
                                    "Job — GPU Time per Rank");
           }))
     return E;
-  if (Error E = writeCsvTable(Multi, "rank_timeline.csv",
-                              rankTimelineTable(J.Ranks)))
+  if (Error E =
+          writeCsvTable(Multi, "rank_timeline.csv", rankTimelineTable(J.Ranks)))
     return E;
   if (Error E = writeCsvTable(Multi, "rank_timeline_stats.csv",
                               rankTimelineStatsTable(J.Ranks)))

@@ -75,15 +75,15 @@ static void checkRankTimeline(StringRef Dir, const StringSet<> &Ranks,
   }
   ++C.R.Checks;
   if (Rows.size() - 1 != Ranks.size())
-    C.error("rank_timeline", "multirank/rank_timeline.csv: " +
-                                 Twine(Rows.size() - 1) + " rows for " +
-                                 Twine(Ranks.size()) + " ranks");
+    C.error("rank_timeline",
+            "multirank/rank_timeline.csv: " + Twine(Rows.size() - 1) +
+                " rows for " + Twine(Ranks.size()) + " ranks");
   for (size_t I = 1; I < Rows.size(); ++I) {
     const CsvRow &Row = Rows[I];
     ++C.R.Checks;
     if (Row.size() != Want.size() || !Ranks.count(Row[0])) {
-      C.error("rank_timeline", "multirank/rank_timeline.csv: row " +
-                                   Twine(I) + " is no rank of ranks.csv");
+      C.error("rank_timeline", "multirank/rank_timeline.csv: row " + Twine(I) +
+                                   " is no rank of ranks.csv");
       continue;
     }
     StringMap<double> V;
@@ -104,20 +104,19 @@ static void checkRankTimeline(StringRef Dir, const StringSet<> &Ranks,
         S += V[P];
       ++C.R.Checks;
       if (std::fabs(S - V[Whole]) > 1e-6 * std::max(1.0, V["total_us"]))
-        C.error("rank_timeline", "multirank/rank_timeline.csv: rank " +
-                                     Row[0] + ": the parts of " + Whole +
+        C.error("rank_timeline", "multirank/rank_timeline.csv: rank " + Row[0] +
+                                     ": the parts of " + Whole +
                                      " do not add up to it");
     };
     Sum({"busy_us", "idle_us"}, "total_us");
     Sum({"host_wait_idle_us", "sync_wait_idle_us", "other_idle_us",
          "tail_idle_us"},
         "idle_us");
-    Sum({"hta_idle_time_us", "hta_compute_time_us",
-         "hta_non_compute_time_us"},
+    Sum({"hta_idle_time_us", "hta_compute_time_us", "hta_non_compute_time_us"},
         "hta_kernel_time_us");
   }
-  std::vector<CsvRow> Stats = C.csv(
-      join(Dir, "multirank", "rank_timeline_stats.csv"), "rank_timeline");
+  std::vector<CsvRow> Stats =
+      C.csv(join(Dir, "multirank", "rank_timeline_stats.csv"), "rank_timeline");
   if (Stats.empty())
     return;
   ++C.R.Checks;

@@ -158,12 +158,11 @@ CollectiveInstance readInstance(Reader &R) {
 // rank_timeline.csv's row (RankTimeline.h), every field.
 void writeTimeline(Writer &W, const RankTimeline &T) {
   W.flag(T.HasGpu);
-  for (double D : {T.RangeStart, T.RangeEnd, T.ComputationUs,
-                   T.ExposedCommUs, T.ExposedMemcpyUs, T.BusyUs,
-                   T.TotalCommUs, T.TotalMemcpyUs, T.HostWaitIdleUs,
-                   T.SyncWaitIdleUs, T.OtherIdleUs, T.TailIdleUs,
-                   T.HtaIdleUs, T.HtaComputeUs, T.HtaNonComputeUs,
-                   T.HtaKernelUs})
+  for (double D :
+       {T.RangeStart, T.RangeEnd, T.ComputationUs, T.ExposedCommUs,
+        T.ExposedMemcpyUs, T.BusyUs, T.TotalCommUs, T.TotalMemcpyUs,
+        T.HostWaitIdleUs, T.SyncWaitIdleUs, T.OtherIdleUs, T.TailIdleUs,
+        T.HtaIdleUs, T.HtaComputeUs, T.HtaNonComputeUs, T.HtaKernelUs})
     W.f64(D);
   W.flag(T.HtaOverlapPct.has_value());
   if (T.HtaOverlapPct)
@@ -173,12 +172,11 @@ void writeTimeline(Writer &W, const RankTimeline &T) {
 RankTimeline readTimeline(Reader &R) {
   RankTimeline T;
   T.HasGpu = R.flag();
-  for (double *D : {&T.RangeStart, &T.RangeEnd, &T.ComputationUs,
-                    &T.ExposedCommUs, &T.ExposedMemcpyUs, &T.BusyUs,
-                    &T.TotalCommUs, &T.TotalMemcpyUs, &T.HostWaitIdleUs,
-                    &T.SyncWaitIdleUs, &T.OtherIdleUs, &T.TailIdleUs,
-                    &T.HtaIdleUs, &T.HtaComputeUs, &T.HtaNonComputeUs,
-                    &T.HtaKernelUs})
+  for (double *D :
+       {&T.RangeStart, &T.RangeEnd, &T.ComputationUs, &T.ExposedCommUs,
+        &T.ExposedMemcpyUs, &T.BusyUs, &T.TotalCommUs, &T.TotalMemcpyUs,
+        &T.HostWaitIdleUs, &T.SyncWaitIdleUs, &T.OtherIdleUs, &T.TailIdleUs,
+        &T.HtaIdleUs, &T.HtaComputeUs, &T.HtaNonComputeUs, &T.HtaKernelUs})
     *D = R.f64();
   if (R.flag())
     T.HtaOverlapPct = R.f64();

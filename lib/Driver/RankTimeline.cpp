@@ -38,10 +38,11 @@ HtaKernelType htaKernelType(StringRef N) {
       N.starts_with("dma"))
     return HtaKernelType::Memory;
   static constexpr StringLiteral NotComputePrefix[] = {
-      "nccl",    "Stream Wait Event", "runFunction",
-      "hip",     "job_exe",           "packet",
-      "pe_exe",  "cpum_exe_subgraph", "hccl",
-      "collective_subgraph_execution"};
+      "nccl",        "Stream Wait Event",
+      "runFunction", "hip",
+      "job_exe",     "packet",
+      "pe_exe",      "cpum_exe_subgraph",
+      "hccl",        "collective_subgraph_execution"};
   for (StringRef P : NotComputePrefix)
     if (N.starts_with(P))
       return HtaKernelType::Other;
@@ -69,9 +70,8 @@ static DenseSet<EventId> afterStreamWait(const Trace &T) {
       ByTrack[T.track(E)].push_back(E);
   DenseSet<EventId> Out;
   for (auto &[Track, Es] : ByTrack) {
-    llvm::stable_sort(Es, [&](EventId A, EventId B) {
-      return T.ts(A) < T.ts(B);
-    });
+    llvm::stable_sort(Es,
+                      [&](EventId A, EventId B) { return T.ts(A) < T.ts(B); });
     bool Pending = false;
     for (EventId E : Es) {
       if (T.name(E).contains("StreamWaitEvent")) {
@@ -161,9 +161,8 @@ RankTimeline computeRankTimeline(const Trace &T, const GpuTimeline &TL,
   });
   DenseSet<EventId> AfterWait = afterStreamWait(T);
   auto Classify = [&](double From, double To, bool Leading) {
-    auto It = llvm::lower_bound(ByStart, To, [](const Clipped &C, double V) {
-      return C.I.Start < V;
-    });
+    auto It = llvm::lower_bound(
+        ByStart, To, [](const Clipped &C, double V) { return C.I.Start < V; });
     // The GPU waited for the host when everything that starts here was
     // launched after the gap began; else on a dependency.
     bool Host = It != ByStart.end() && It->I.Start == To, Sync = false;
@@ -185,8 +184,7 @@ RankTimeline computeRankTimeline(const Trace &T, const GpuTimeline &TL,
   // A hole between two windows (the CPU idle between steps) is the next
   // window's lead, so the gaps add up to the range's idle time.
   for (const StepWindow &W : Steps)
-    Windows.push_back(
-        {Windows.empty() ? W.Start : Windows.back().End, W.End});
+    Windows.push_back({Windows.empty() ? W.Start : Windows.back().End, W.End});
   if (Windows.empty())
     Windows.push_back({WS, WE});
   size_t K = 0;
@@ -226,9 +224,9 @@ struct Metric {
 } // namespace
 
 #define TL_METRIC(NAME, EXPR)                                                  \
-  Metric{NAME, [](const RankTimeline &R) -> std::optional<double> {           \
-           return EXPR;                                                        \
-         }}
+  Metric {                                                                     \
+    NAME, [](const RankTimeline &R) -> std::optional<double> { return EXPR; }  \
+  }
 
 static ArrayRef<Metric> metrics() {
   static const Metric M[] = {
@@ -352,8 +350,8 @@ static std::string perRank(const Spread &S, const char *Unit) {
   std::string Out;
   size_t Shown = std::min<size_t>(S.Values.size(), 16);
   for (size_t I = 0; I < Shown; ++I)
-    Out += (I ? ", rank " : "rank ") + std::to_string(S.Values[I].first) +
-           " " + printfDouble("%.1f", S.Values[I].second) + Unit;
+    Out += (I ? ", rank " : "rank ") + std::to_string(S.Values[I].first) + " " +
+           printfDouble("%.1f", S.Values[I].second) + Unit;
   if (Shown < S.Values.size())
     Out += ", ...";
   return Out;
@@ -386,8 +384,7 @@ timelineFindings(ArrayRef<RankSummary> Ranks,
     F.TimeUs = Comp.Max - Comp.Median;
     F.ImpactPct = (Ratio - 1) * 100;
     F.Title = "rank " + std::to_string(Comp.ArgMax) + " computes " +
-              printfDouble("%.2f", Ratio) +
-              "x the median rank's GPU time (" +
+              printfDouble("%.2f", Ratio) + "x the median rank's GPU time (" +
               printfDouble("%.1f", Comp.Max) + " us vs " +
               printfDouble("%.1f", Comp.Median) + " us)";
     F.Detail = "Computation per rank: " + perRank(Comp, " us") +
@@ -402,8 +399,7 @@ timelineFindings(ArrayRef<RankSummary> Ranks,
   Spread Exp = spread(Order, metric("exposed_comm_us"));
   for (const RankSummary *R : Order)
     if (R->Timeline.HasGpu && R->Timeline.totalUs() > 0)
-      ExpPct.push_back(R->Timeline.ExposedCommUs / R->Timeline.totalUs() *
-                       100);
+      ExpPct.push_back(R->Timeline.ExposedCommUs / R->Timeline.totalUs() * 100);
   if (!ExpPct.empty() && numpyMedian(ExpPct) >= 5) {
     double Med = numpyMedian(ExpPct);
     JobFinding F;
@@ -416,10 +412,10 @@ timelineFindings(ArrayRef<RankSummary> Ranks,
     for (const MatchedCollective &C : Collectives) {
       if (C.Status != MatchStatus::Ok)
         continue;
-      std::string Key = C.CollType + " " +
-                        (C.Bytes ? printfDouble("%.0f", *C.Bytes) + " B"
-                                 : std::string("?")) +
-                        " pg " + C.Pg;
+      std::string Key =
+          C.CollType + " " +
+          (C.Bytes ? printfDouble("%.0f", *C.Bytes) + " B" : std::string("?")) +
+          " pg " + C.Pg;
       auto &[Sum, Type] = Family[Key];
       Sum += C.Transfer;
       Type = C.CollType;
@@ -434,8 +430,7 @@ timelineFindings(ArrayRef<RankSummary> Ranks,
       }
     F.Title = "communication not hidden behind compute: median " +
               printfDouble("%.2f", Med) + " % of the ranks' GPU time";
-    F.Detail = "Exposed communication per rank: " + perRank(Exp, " us") +
-               "." +
+    F.Detail = "Exposed communication per rank: " + perRank(Exp, " us") + "." +
                (Worst.empty() ? std::string()
                               : " Most transfer time: " + Worst + " (" +
                                     printfDouble("%.1f", WorstUs) + " us).");
@@ -455,8 +450,7 @@ timelineFindings(ArrayRef<RankSummary> Ranks,
               printfDouble("%.2f", Hid.Median) +
               " % of the communication hidden (target 70 %)";
     F.Detail = "Hidden communication per rank: " + perRank(Hid, " %") +
-               "; total communication per rank: " + perRank(Tot, " us") +
-               ".";
+               "; total communication per rank: " + perRank(Tot, " us") + ".";
     Out.push_back(std::move(F));
   }
   return Out;

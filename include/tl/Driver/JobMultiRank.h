@@ -1,4 +1,5 @@
-//===- JobMultiRank.h - The "Multi-rank" section of a job report -*- C++ -*-===//
+//===- JobMultiRank.h - The "Multi-rank" section of a job report -*- C++
+//-*-===//
 //
 // Spec multi-rank.md §7.2: the job's analysis.md section with the world
 // size, nodes, GPUs per node, the steps analysed and the median T_job; the

@@ -35,14 +35,13 @@ struct RankTimeline {
   /// False: no GPU event in the range (every column empty).
   bool HasGpu = false;
   double RangeStart = 0, RangeEnd = 0;
-  double ComputationUs = 0, ExposedCommUs = 0, ExposedMemcpyUs = 0,
-         BusyUs = 0, TotalCommUs = 0, TotalMemcpyUs = 0;
+  double ComputationUs = 0, ExposedCommUs = 0, ExposedMemcpyUs = 0, BusyUs = 0,
+         TotalCommUs = 0, TotalMemcpyUs = 0;
   /// Idle gaps by cause; they add up to idleUs().
   double HostWaitIdleUs = 0, SyncWaitIdleUs = 0, OtherIdleUs = 0,
          TailIdleUs = 0;
   /// HTA get_temporal_breakdown / get_comm_comp_overlap.
-  double HtaIdleUs = 0, HtaComputeUs = 0, HtaNonComputeUs = 0,
-         HtaKernelUs = 0;
+  double HtaIdleUs = 0, HtaComputeUs = 0, HtaNonComputeUs = 0, HtaKernelUs = 0;
   /// Empty without HTA-communication kernels (HTA's NaN).
   std::optional<double> HtaOverlapPct;
 
