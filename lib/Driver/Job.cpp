@@ -338,12 +338,17 @@ Expected<JobResult> finishJob(const SessionOptions &O, const JobInputs &In,
     return A.Claim.Rank < B.Claim.Rank;
   });
   J.ExpectedRanks = Resolver.expectedRanks();
+  J.AlignCollective = O.Align == "collective";
   crossRankAnalysis(J);
   for (const std::string &W :
        Resolver.warnings([](StringRef P) { return P.str(); }))
     WithColor::warning(Diag, Tool) << W << "\n";
   J.Warnings = Resolver.warnings(
       [&](StringRef P) { return relativePath(P, OutDir); });
+  for (const std::string &W : J.Clock.warnings()) {
+    WithColor::warning(Diag, Tool) << "job: " << W << "\n";
+    J.Warnings.push_back(W);
+  }
   for (const std::string &D : staleRankDirs(Out, Ranks)) {
     std::string W = D + "/: no rank of this job (left by an earlier run)";
     SmallString<256> Full(OutDir);

@@ -107,16 +107,45 @@ void addComm(JobCpShare &S, double Us) {
 }
 } // namespace
 
+namespace {
+// A rank's path with ShiftUs added to every time, so that the paths of
+// ranks on other clocks compare (spec §6.8 uses the aligned clocks).
+RankCriticalPath shifted(const RankCriticalPath &P, double ShiftUs) {
+  RankCriticalPath Q = P;
+  if (ShiftUs == 0)
+    return Q;
+  auto Move = [&](CpChain &C) {
+    C.From += ShiftUs;
+    C.To += ShiftUs;
+  };
+  for (RankCpWindow &W : Q.Windows) {
+    W.Start += ShiftUs;
+    W.End += ShiftUs;
+    Move(W.Sink);
+  }
+  for (RankCpCollective &C : Q.Collectives) {
+    Move(C.Chain);
+    C.End += ShiftUs;
+  }
+  return Q;
+}
+} // namespace
+
 JobCriticalPath computeJobCriticalPath(ArrayRef<RankSummary> Ranks,
-                                       ArrayRef<MatchedCollective> Colls) {
+                                       ArrayRef<MatchedCollective> Colls,
+                                       ArrayRef<double> ShiftUs) {
   JobCriticalPath P;
+  std::vector<RankCriticalPath> Paths;
+  for (size_t I = 0; I < Ranks.size(); ++I)
+    Paths.push_back(shifted(Ranks[I].CriticalPath,
+                            I < ShiftUs.size() ? ShiftUs[I] : 0));
   // Rank -> position in Ranks; (position, instance) -> matched instance.
   std::map<int64_t, size_t> Pos;
   for (size_t I = 0; I < Ranks.size(); ++I)
     Pos.emplace(Ranks[I].Claim.Rank, I);
   std::vector<std::vector<const MatchedCollective *>> MatchOf(Ranks.size());
   for (size_t I = 0; I < Ranks.size(); ++I)
-    MatchOf[I].assign(Ranks[I].CriticalPath.Collectives.size(), nullptr);
+    MatchOf[I].assign(Paths[I].Collectives.size(), nullptr);
   for (const MatchedCollective &C : Colls)
     for (const MatchedMember &M : C.Present) {
       auto It = Pos.find(M.Rank);
@@ -142,7 +171,7 @@ JobCriticalPath computeJobCriticalPath(ArrayRef<RankSummary> Ranks,
     const RankCpWindow *Sink = nullptr;
     size_t Cur = 0;
     for (size_t I = 0; I < Ranks.size(); ++I)
-      for (const RankCpWindow &W : Ranks[I].CriticalPath.Windows)
+      for (const RankCpWindow &W : Paths[I].Windows)
         if (W.Step == N && (!Sink || W.End > Sink->End)) {
           Sink = &W;
           Cur = I;
@@ -161,7 +190,7 @@ JobCriticalPath computeJobCriticalPath(ArrayRef<RankSummary> Ranks,
         break;
       size_t Idx = size_t(C->Stop);
       const std::vector<RankCpCollective> &Mine =
-          Ranks[Cur].CriticalPath.Collectives;
+          Paths[Cur].Collectives;
       if (Idx >= Mine.size() || !Seen.insert({Cur, Idx}).second)
         break;
       double EndR = Mine[Idx].End, StartR = Mine[Idx].Chain.To;
@@ -174,9 +203,9 @@ JobCriticalPath computeJobCriticalPath(ArrayRef<RankSummary> Ranks,
         for (const MatchedMember &Mm : M->Present) {
           auto It = Pos.find(Mm.Rank);
           if (It == Pos.end() ||
-              Mm.Index >= Ranks[It->second].CriticalPath.Collectives.size())
+              Mm.Index >= Paths[It->second].Collectives.size())
             continue;
-          double S = Ranks[It->second].CriticalPath.Collectives[Mm.Index]
+          double S = Paths[It->second].Collectives[Mm.Index]
                          .Chain.To;
           if (S > NextStart) {
             Next = It->second;
@@ -196,7 +225,7 @@ JobCriticalPath computeJobCriticalPath(ArrayRef<RankSummary> Ranks,
           break;
       }
       Cur = Next;
-      C = &Ranks[Cur].CriticalPath.Collectives[NextIdx].Chain;
+      C = &Paths[Cur].Collectives[NextIdx].Chain;
     }
     for (size_t I = 0; I < St.Ranks.size(); ++I) {
       P.Total[I].CriticalUs += St.Ranks[I].CriticalUs;

@@ -3,6 +3,7 @@
 
 #include "tl/Driver/AllToAllv.h"
 #include "tl/Driver/CollectiveTables.h"
+#include "tl/Driver/JobMultiRank.h"
 #include "tl/Report/Emitter.h"
 #include "tl/Report/HtmlPage.h"
 #include "tl/Report/JobCharts.h"
@@ -10,6 +11,7 @@
 #include "tl/Support/NumberFormat.h"
 #include "tl/Support/RelativePath.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
@@ -89,21 +91,35 @@ static Error writeCollectiveExtras(const JobReport &J, StringRef Multi) {
 
 void crossRankAnalysis(JobReport &J) {
   std::vector<RankCollectives> Cs;
+  std::vector<std::optional<int64_t>> Bases;
   std::optional<size_t> Devices;
   bool Agree = true;
   // The instances move out of the summaries: the matched collectives copy
   // what they need, and nothing reads them afterwards.
   for (RankSummary &R : J.Ranks) {
     Cs.push_back(std::move(R.Collectives));
+    Bases.push_back(R.BaseTimeNs);
     if (Devices && *Devices != R.DeviceCount)
       Agree = false;
     Devices = R.DeviceCount;
   }
-  J.Collectives = matchCollectives(Cs);
-  J.Stragglers = analyzeStragglers(J.Collectives, J.Ranks);
-  J.CriticalPath = computeJobCriticalPath(J.Ranks, J.Collectives);
   if (Devices && Agree && *Devices >= 2)
     J.GpusPerNode = int64_t(*Devices);
+  J.Collectives = matchOnAlignedClocks(std::move(Cs), Bases, J.GpusPerNode,
+                                       J.AlignCollective, J.Clock);
+  J.Stragglers = analyzeStragglers(J.Collectives, J.Ranks);
+  std::vector<double> Shifts;
+  for (const RankSummary &R : J.Ranks)
+    Shifts.push_back(J.Clock.rankShiftUs(R.Claim.Rank));
+  J.CriticalPath = computeJobCriticalPath(J.Ranks, J.Collectives, Shifts);
+  // §7.2's order: the timeline and clock findings before MR-DATA.
+  std::vector<JobFinding> More = timelineFindings(J.Ranks, J.Collectives);
+  if (std::optional<JobFinding> F = clockFinding(J.Clock))
+    More.push_back(std::move(*F));
+  std::vector<JobFinding> &Fs = J.Stragglers.Findings;
+  auto Data =
+      llvm::find_if(Fs, [](const JobFinding &F) { return F.Id == "MR-DATA"; });
+  Fs.insert(Data, More.begin(), More.end());
 }
 
 std::string jobMarkdown(const JobReport &J, StringRef OutDir) {
@@ -166,7 +182,8 @@ std::string jobMarkdown(const JobReport &J, StringRef OutDir) {
        << pct(R.pct(R.IdleUs)) << " | " << ms(R.ExposedCommUs) << " | "
        << pct(R.pct(R.ExposedCommUs)) << " |\n";
   }
-  OS << "\n![Per-rank GPU time](multirank/rank_breakdown.svg)\n";
+  OS << "\n![Per-rank GPU time](multirank/rank_breakdown.svg)\n\n"
+     << multiRankMarkdown(J);
   if (!J.Collectives.empty())
     OS << "\n"
        << collectivesMarkdown(J.Collectives)
@@ -191,7 +208,8 @@ Error writeJobReport(const JobReport &J, StringRef OutDir,
   if (std::error_code EC = sys::fs::create_directories(Multi))
     return createStringError(EC, Multi + ": cannot create directory: " +
                                      EC.message());
-  if (Error E = writeCsvTable(Multi, "ranks.csv", ranksTable(J.Ranks, OutDir)))
+  if (Error E = writeCsvTable(Multi, "ranks.csv",
+                              ranksTable(J.Ranks, OutDir, &J.Clock)))
     return E;
   // The charts once, as files and inlined in analysis.html.
   HtmlImages Images;
@@ -214,6 +232,12 @@ Error writeJobReport(const JobReport &J, StringRef OutDir,
   if (Error E = writeCsvTable(Multi, "critical_job.csv",
                               criticalJobTable(J.CriticalPath)))
     return E;
+  if (Error E =
+          writeCsvTable(Multi, "rank_timeline.csv", rankTimelineTable(J.Ranks)))
+    return E;
+  if (Error E = writeCsvTable(Multi, "rank_timeline_stats.csv",
+                              rankTimelineStatsTable(J.Ranks)))
+    return E;
   if (!J.Collectives.empty()) {
     if (Error E = writeCsvTable(Multi, "collectives.csv",
                                 collectivesTable(J.Collectives,
@@ -235,6 +259,8 @@ Error writeJobReport(const JobReport &J, StringRef OutDir,
                                "Job — Collective Arrival Skew");
         }))
       return E;
+  }
+  if (!J.Collectives.empty() || !J.Stragglers.Findings.empty()) {
     std::string Json = jobFindingsJson(J.Stragglers);
     if (Error E = writeFileAtomically(
             Multi, "findings.json", [&](raw_ostream &OS) { OS << Json; }))

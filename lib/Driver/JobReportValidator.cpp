@@ -1,13 +1,18 @@
 //===- JobReportValidator.cpp - Checking a job's report -------------------===//
 #include "tl/Driver/JobReportValidator.h"
 #include "tl/Driver/RankTable.h"
+#include "tl/Driver/RankTimeline.h"
 
 #include "tl/Support/Csv.h"
 
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+
+#include <algorithm>
+#include <cmath>
 
 using namespace llvm;
 
@@ -51,6 +56,79 @@ struct Checker {
 };
 } // namespace
 
+/// rank_timeline.csv: its columns, a row per rank of ranks.csv, and the
+/// parts adding up (busy + idle = total, the four idle causes = idle,
+/// HTA's idle + compute + non-compute = kernel time); the stats file's
+/// columns and one row per metric.
+static void checkRankTimeline(StringRef Dir, const StringSet<> &Ranks,
+                              Checker &C) {
+  std::vector<CsvRow> Rows =
+      C.csv(join(Dir, "multirank", "rank_timeline.csv"), "rank_timeline");
+  if (Rows.empty())
+    return;
+  const std::vector<std::string> Want = rankTimelineTable({}).columns();
+  ++C.R.Checks;
+  if (Rows.front() != Want) {
+    C.error("rank_timeline",
+            "multirank/rank_timeline.csv: not the timeline's columns");
+    return;
+  }
+  ++C.R.Checks;
+  if (Rows.size() - 1 != Ranks.size())
+    C.error("rank_timeline",
+            "multirank/rank_timeline.csv: " + Twine(Rows.size() - 1) +
+                " rows for " + Twine(Ranks.size()) + " ranks");
+  for (size_t I = 1; I < Rows.size(); ++I) {
+    const CsvRow &Row = Rows[I];
+    ++C.R.Checks;
+    if (Row.size() != Want.size() || !Ranks.count(Row[0])) {
+      C.error("rank_timeline", "multirank/rank_timeline.csv: row " + Twine(I) +
+                                   " is no rank of ranks.csv");
+      continue;
+    }
+    StringMap<double> V;
+    bool Empty = false;
+    for (size_t K = 1; K < Want.size(); ++K) {
+      double D = 0;
+      if (StringRef(Row[K]).getAsDouble(D))
+        Empty |= Want[K] != "comm_hidden_pct" &&
+                 Want[K] != "hta_comp_comm_overlap_pctg";
+      V[Want[K]] = D;
+    }
+    if (Empty)
+      continue;
+    auto Sum = [&](std::initializer_list<const char *> Parts,
+                   const char *Whole) {
+      double S = 0;
+      for (const char *P : Parts)
+        S += V[P];
+      ++C.R.Checks;
+      if (std::fabs(S - V[Whole]) > 1e-6 * std::max(1.0, V["total_us"]))
+        C.error("rank_timeline", "multirank/rank_timeline.csv: rank " + Row[0] +
+                                     ": the parts of " + Whole +
+                                     " do not add up to it");
+    };
+    Sum({"busy_us", "idle_us"}, "total_us");
+    Sum({"host_wait_idle_us", "sync_wait_idle_us", "other_idle_us",
+         "tail_idle_us"},
+        "idle_us");
+    Sum({"hta_idle_time_us", "hta_compute_time_us", "hta_non_compute_time_us"},
+        "hta_kernel_time_us");
+  }
+  std::vector<CsvRow> Stats =
+      C.csv(join(Dir, "multirank", "rank_timeline_stats.csv"), "rank_timeline");
+  if (Stats.empty())
+    return;
+  ++C.R.Checks;
+  bool Ok = Stats.front() == rankTimelineStatsTable({}).columns() &&
+            Stats.size() == Want.size();
+  for (size_t K = 1; Ok && K < Want.size(); ++K)
+    Ok = !Stats[K].empty() && Stats[K][0] == Want[K];
+  if (!Ok)
+    C.error("rank_timeline", "multirank/rank_timeline_stats.csv: not one "
+                             "row per rank_timeline.csv metric");
+}
+
 ValidationResult validateJobReport(StringRef Dir) {
   Checker C;
   std::vector<CsvRow> Rows =
@@ -86,6 +164,11 @@ ValidationResult validateJobReport(StringRef Dir) {
       C.error("links",
               "analysis.md: linked file '" + Target + "' does not exist");
   }
+  StringSet<> RankIds;
+  for (size_t I = 1; I < Rows.size(); ++I)
+    if (!Rows[I].empty())
+      RankIds.insert(Rows[I][0]);
+  checkRankTimeline(Dir, RankIds, C);
   for (size_t I = 1; I < Rows.size(); ++I) {
     const CsvRow &Row = Rows[I];
     if (Row.size() != Want.size()) {

@@ -225,6 +225,34 @@ RankCriticalPath readCriticalPath(Reader &R) {
   return P;
 }
 
+// rank_timeline.csv's row (RankTimeline.h), every field.
+void writeTimeline(Writer &W, const RankTimeline &T) {
+  W.flag(T.HasGpu);
+  for (double D :
+       {T.RangeStart, T.RangeEnd, T.ComputationUs, T.ExposedCommUs,
+        T.ExposedMemcpyUs, T.BusyUs, T.TotalCommUs, T.TotalMemcpyUs,
+        T.HostWaitIdleUs, T.SyncWaitIdleUs, T.OtherIdleUs, T.TailIdleUs,
+        T.HtaIdleUs, T.HtaComputeUs, T.HtaNonComputeUs, T.HtaKernelUs})
+    W.f64(D);
+  W.flag(T.HtaOverlapPct.has_value());
+  if (T.HtaOverlapPct)
+    W.f64(*T.HtaOverlapPct);
+}
+
+RankTimeline readTimeline(Reader &R) {
+  RankTimeline T;
+  T.HasGpu = R.flag();
+  for (double *D :
+       {&T.RangeStart, &T.RangeEnd, &T.ComputationUs, &T.ExposedCommUs,
+        &T.ExposedMemcpyUs, &T.BusyUs, &T.TotalCommUs, &T.TotalMemcpyUs,
+        &T.HostWaitIdleUs, &T.SyncWaitIdleUs, &T.OtherIdleUs, &T.TailIdleUs,
+        &T.HtaIdleUs, &T.HtaComputeUs, &T.HtaNonComputeUs, &T.HtaKernelUs})
+    *D = R.f64();
+  if (R.flag())
+    T.HtaOverlapPct = R.f64();
+  return T;
+}
+
 void writeSummary(Writer &W, const RankSummary &S) {
   W.str(S.Claim.Path);
   W.u64(S.Claim.Position);
@@ -249,6 +277,8 @@ void writeSummary(Writer &W, const RankSummary &S) {
     W.f64(T);
   }
   writeCriticalPath(W, S.CriticalPath);
+  W.opt(S.BaseTimeNs);
+  writeTimeline(W, S.Timeline);
 }
 
 RankSummary readSummary(Reader &R) {
@@ -278,6 +308,8 @@ RankSummary readSummary(Reader &R) {
     S.StepTimes.push_back({Num, R.f64()});
   }
   S.CriticalPath = readCriticalPath(R);
+  S.BaseTimeNs = R.opt();
+  S.Timeline = readTimeline(R);
   return S;
 }
 } // namespace

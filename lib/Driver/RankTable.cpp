@@ -4,6 +4,7 @@
 #include "tl/Analysis/CollectiveInstances.h"
 #include "tl/Analysis/GpuTimeline.h"
 #include "tl/Analysis/StepSelection.h"
+#include "tl/Driver/ClockAlign.h"
 #include "tl/IR/Trace.h"
 #include "tl/Support/RelativePath.h"
 
@@ -39,6 +40,8 @@ RankSummary summarizeRank(const Trace &T, const GpuTimeline &TL,
   StepWindows W = computeStepWindows(T);
   for (const StepWindow &Step : W.Steps)
     S.StepTimes.push_back({Step.Number, Step.time()});
+  S.BaseTimeNs = T.topLevel().get("baseTimeNanoseconds").asInt();
+  S.Timeline = computeRankTimeline(T, TL, W.Steps);
   S.Collectives.Rank = S.Claim.Rank;
   S.Collectives.Instances = collectCollectiveInstances(T, W.Steps);
   for (CollectiveInstance &I : S.Collectives.Instances) {
@@ -71,7 +74,8 @@ const RankSummary *slowestRank(ArrayRef<RankSummary> Ranks) {
   return Best;
 }
 
-CsvTable ranksTable(ArrayRef<RankSummary> Ranks, StringRef OutDir) {
+CsvTable ranksTable(ArrayRef<RankSummary> Ranks, StringRef OutDir,
+                    const ClockAlignment *Clock) {
   // gpu_timeline.csv's rows, in its order; the percent of total_time is
   // always 100 and left out.
   CsvTable Tab({"rank", "file", "rank_source", "wall_time_ms",
@@ -81,7 +85,7 @@ CsvTable ranksTable(ArrayRef<RankSummary> Ranks, StringRef OutDir) {
                 "busy_time_ms", "busy_time_pct", "idle_time_ms",
                 "idle_time_pct", "total_time_ms", "total_comm_time_ms",
                 "total_comm_time_pct", "total_memcpy_time_ms",
-                "total_memcpy_time_pct"});
+                "total_memcpy_time_pct", "clock_offset_us"});
   std::vector<const RankSummary *> Order;
   for (const RankSummary &R : Ranks)
     Order.push_back(&R);
@@ -107,6 +111,9 @@ CsvTable ranksTable(ArrayRef<RankSummary> Ranks, StringRef OutDir) {
     Add(R->TotalUs, false);
     Add(R->TotalCommUs, true);
     Add(R->TotalMemcpyUs, true);
+    std::optional<double> Off =
+        Clock ? Clock->rankOffset(R->Claim.Rank) : std::nullopt;
+    Row.push_back(Off ? pyFloat(*Off) : PyValue::none());
     Tab.addRow(std::move(Row));
   }
   return Tab;

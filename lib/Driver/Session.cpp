@@ -288,6 +288,9 @@ Expected<std::unique_ptr<Session>> Session::create(SessionOptions Opts,
   if (O.Mode != ModeAuto && O.Mode != ModeTraining && O.Mode != ModeInference)
     return error("--mode must be 'auto', 'training' or 'inference', got '" +
                  O.Mode + "'");
+  if (O.Align != "none" && O.Align != "collective")
+    return error("--align must be 'none' or 'collective', got '" + O.Align +
+                 "'");
   {
     auto Spec = parseStepSpec(O.Steps);
     if (!Spec)

@@ -62,7 +62,8 @@ StragglerAnalysis analyzeStragglers(ArrayRef<MatchedCollective> Cs,
     Row.Rank = R.Claim.Rank;
     Row.CommKernelUs = R.TotalCommUs;
     Row.ComputationUs = R.ComputationUs;
-    Row.IdleUs = R.IdleUs;
+    // §5.2's cause hint: the time the GPU waited for this rank's host.
+    Row.IdleUs = R.Timeline.HasGpu ? R.Timeline.HostWaitIdleUs : R.IdleUs;
   }
   std::map<int64_t, std::map<int64_t, unsigned>> LastByStep;
   std::map<int64_t, StepStragglerRow> Steps;
@@ -206,8 +207,8 @@ StragglerAnalysis analyzeStragglers(ArrayRef<MatchedCollective> Cs,
                R.IdleUs > *std::max_element(OtherIdle.begin(),
                                             OtherIdle.end()))
         Cause = "host-side delay (CPU/dataloader) on this rank: its GPU "
-                "idles most (" +
-                timeText(R.IdleUs) + ")";
+                "waits for the host most (" +
+                timeText(R.IdleUs) + " host-wait idle)";
       else
         Cause = "unexplained (check clocks, network, or a different code "
                 "path)";

@@ -79,7 +79,7 @@ class Job {
 public:
   explicit Job(const JobOptions &O) : O(O) {
     unsigned N = O.Ranks;
-    GpusPerNode = std::min(8u, N);
+    GpusPerNode = O.GpusPerNode ? O.GpusPerNode : std::min(8u, N);
     for (unsigned R = 0; R < N; ++R) {
       RankState S;
       S.Rank = R;
@@ -87,6 +87,8 @@ public:
       S.Cpu = S.Compute = S.Comm = 1000000; // 1 ms
       Ranks.push_back(std::move(S));
     }
+    for (auto &[Node, Us] : O.ClockOffsets)
+      ClockNs[Node] = int64_t(Us * 1000);
     Group World{"0", "default_pg", {}, 0};
     for (unsigned R = 0; R < N; ++R)
       World.Members.push_back(R);
@@ -228,6 +230,14 @@ private:
   std::vector<RankState> Ranks;
   std::vector<Group> Groups;
   std::map<unsigned, int64_t> Delay; // ns per collective
+  std::map<unsigned, int64_t> ClockNs; // node -> clock offset, ns
+  /// What R's clock reads at true time Ns.
+  int64_t clock(const RankState &R, int64_t Ns) const {
+    unsigned Node = R.Rank / GpusPerNode;
+    Ns -= int64_t(Node) * O.BaseStepNs;
+    auto It = ClockNs.find(Node);
+    return It == ClockNs.end() ? Ns : Ns + It->second;
+  }
   /// Collectives so far (the skew jitter's index).
   uint64_t NumColl = 0;
   struct Truth {
@@ -252,18 +262,18 @@ private:
     R.Events.push_back(fmt::format(
         "{{\"ph\": \"X\", \"cat\": \"{}\", \"name\": \"{}\", \"pid\": {}, "
         "\"tid\": {}, \"ts\": {}, \"dur\": {}, \"args\": {{{}}}}}",
-        Cat, Name, Pid, Tid, us(Ts), us(Dur), Args));
+        Cat, Name, Pid, Tid, us(clock(R, Ts)), us(Dur), Args));
   }
   void flow(RankState &R, int64_t Corr, int64_t LaunchTs, int64_t KernelTs,
             int64_t Stream) {
     R.Events.push_back(fmt::format(
         "{{\"ph\": \"s\", \"id\": {}, \"pid\": {}, \"tid\": {}, \"ts\": {}, "
         "\"cat\": \"ac2g\", \"name\": \"ac2g\"}}",
-        Corr, R.Pid(), R.Pid(), us(LaunchTs)));
+        Corr, R.Pid(), R.Pid(), us(clock(R, LaunchTs))));
     R.Events.push_back(fmt::format(
         "{{\"ph\": \"f\", \"id\": {}, \"pid\": {}, \"tid\": {}, \"ts\": {}, "
         "\"cat\": \"ac2g\", \"name\": \"ac2g\", \"bp\": \"e\"}}",
-        Corr, R.Device, Stream, us(KernelTs)));
+        Corr, R.Device, Stream, us(clock(R, KernelTs))));
   }
 
   /// An elementwise kernel of fixed length (--job-fill-kernels).
@@ -557,8 +567,13 @@ private:
         "\"world_size\": {}, \"pg_count\": {}, \"pg_config\": [{}], "
         "\"nccl_version\": \"2.21.5\"}},\n"
         " \"traceName\": \"rank{}.json\", \"displayTimeUnit\": \"ms\",\n"
-        " \"traceEvents\": [\n",
-        Props, R.Rank, O.Ranks, Groups.size(), Cfg, R.Rank);
+        "{} \"traceEvents\": [\n",
+        Props, R.Rank, O.Ranks, Groups.size(), Cfg, R.Rank,
+        O.BaseStepNs > 0
+            ? fmt::format(" \"baseTimeNanoseconds\": {},\n",
+                          1700000000000000000 +
+                              int64_t(R.Rank / GpusPerNode) * O.BaseStepNs)
+            : std::string());
   }
 
   std::string truth() {
@@ -577,6 +592,14 @@ private:
       S += fmt::format("{}{{\"rank\": {}, \"delay_us\": {}}}",
                        FirstS ? "" : ", ", R, us(D));
       FirstS = false;
+    }
+    S += fmt::format("],\n  \"gpus_per_node\": {},\n  \"clock_offsets\": [",
+                     GpusPerNode);
+    bool FirstC = true;
+    for (auto &[Node, Ns] : ClockNs) {
+      S += fmt::format("{}{{\"node\": {}, \"offset_us\": {}}}",
+                       FirstC ? "" : ", ", Node, us(Ns));
+      FirstC = false;
     }
     S += "],\n  \"expected_straggler\": ";
     S += Worst < 0 ? std::string("null") : std::to_string(Worst);

@@ -43,12 +43,21 @@ struct JobOptions {
   /// Elementwise kernels before each GEMM (no delay, no jitter: the truth
   /// is the same).
   unsigned FillKernels = 0;
+  /// GPUs per node (deviceProperties' length); 0 = min(8, ranks).
+  unsigned GpusPerNode = 0;
+  /// (node, µs its clock runs ahead of node 0's): every time written for
+  /// the node's ranks has it added; node 0 is the reference.
+  std::vector<std::pair<unsigned, double>> ClockOffsets;
+  /// > 0: node k's traces get baseTimeNanoseconds 1.7e18 + k x this and
+  /// their ts that much earlier (the same instants; tl must rebase).
+  int64_t BaseStepNs = 0;
 };
 
 /// Writes the traces (and the truth); false with Err set on an I/O error.
 bool generateJob(const JobOptions &O, std::string &Err);
 
-/// "RANK:DELAY_US" -> (rank, delay); false when malformed.
+/// "RANK:DELAY_US" -> (rank, delay); false when malformed. Also reads
+/// --clock-offset's "NODE:US".
 bool parseStraggler(const std::string &S, unsigned &Rank, double &DelayUs);
 
 } // namespace tlgen

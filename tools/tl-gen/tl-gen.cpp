@@ -1693,6 +1693,23 @@ int main(int argc, char **argv) {
       cl::desc("With -o DIR/: every rank arrives up to US later at each "
                "collective (uniform, deterministic; default 0)"),
       cl::value_desc("US"), cl::init(0), cl::cat(GenCat));
+  cl::list<std::string> ClockOffsets(
+      "clock-offset",
+      cl::desc("With -o DIR/: node NODE's clock reads US later than node "
+               "0's (every time of its ranks' traces shifted; the truth "
+               "gets the offset); repeatable"),
+      cl::value_desc("NODE:US"), cl::cat(GenCat));
+  cl::opt<unsigned> JobGpusPerNode(
+      "job-gpus-per-node",
+      cl::desc("With -o DIR/: GPUs per node, the length of deviceProperties "
+               "(default: min(8, --ranks))"),
+      cl::value_desc("N"), cl::init(0), cl::cat(GenCat));
+  cl::opt<uint64_t> BaseStepNs(
+      "job-base-step-ns",
+      cl::desc("With -o DIR/: node k's traces get baseTimeNanoseconds "
+               "1.7e18 + k x NS and times k x NS/1000 us earlier (the same "
+               "instants; k x NS at most 900000)"),
+      cl::value_desc("NS"), cl::init(0), cl::cat(GenCat));
   cl::opt<bool> NoSeq("no-seq",
                       cl::desc("With -o DIR/: no Seq on collectives (older "
                                "PyTorch), so they match by order"),
@@ -1734,10 +1751,12 @@ int main(int argc, char **argv) {
   bool JobMode = (!OutPath.empty() && OutPath.back() == '/') ||
                  llvm::sys::fs::is_directory(OutPath);
   if (!JobMode && (!Stragglers.empty() || SkewUs != 0 || NoSeq ||
-                   CommsIdOpt || P2POpt || AllToAllvOpt)) {
+                   CommsIdOpt || P2POpt || AllToAllvOpt ||
+                   !ClockOffsets.empty() || JobGpusPerNode || BaseStepNs)) {
     llvm::errs() << "tl-gen: error: --straggler, --skew, --no-seq, "
-                    "--comms-id, --p2p and --alltoallv need -o DIR/ (one "
-                    "trace per rank)\n";
+                    "--comms-id, --p2p, --alltoallv, --clock-offset, "
+                    "--job-gpus-per-node and --job-base-step-ns need -o "
+                    "DIR/ (one trace per rank)\n";
     return 1;
   }
   if (JobMode) {
@@ -1779,6 +1798,29 @@ int main(int argc, char **argv) {
       }
       J.Stragglers.push_back({R, D});
     }
+    J.GpusPerNode = JobGpusPerNode;
+    unsigned Gpn = JobGpusPerNode ? unsigned(JobGpusPerNode)
+                                  : std::min(8u, unsigned(Ranks));
+    unsigned NumNodes = (Ranks + Gpn - 1) / Gpn;
+    for (const std::string &S : ClockOffsets) {
+      unsigned Node;
+      double Us;
+      if (!tlgen::parseStraggler(S, Node, Us) || Node == 0 ||
+          Node >= NumNodes || Us > 500) {
+        llvm::errs() << "tl-gen: error: --clock-offset=" << S
+                     << ": expected NODE:US with 0 < NODE < the number of "
+                        "nodes and 0 <= US <= 500\n";
+        return 1;
+      }
+      J.ClockOffsets.push_back({Node, Us});
+    }
+    if (BaseStepNs * (NumNodes - 1) > 900000) {
+      llvm::errs() << "tl-gen: error: --job-base-step-ns=" << BaseStepNs
+                   << ": the last node's times would start before 0.1 ms "
+                      "(at most 900000 ns over all nodes)\n";
+      return 1;
+    }
+    J.BaseStepNs = int64_t(BaseStepNs);
     if (std::error_code EC = llvm::sys::fs::create_directories(J.Dir)) {
       llvm::errs() << "tl-gen: error: " << J.Dir
                    << ": cannot create directory: " << EC.message() << "\n";

@@ -142,6 +142,15 @@ struct Options {
                "captures); see docs/Inference.md"),
       cl::value_desc("auto|training|inference"), cl::cat(Input)};
 
+  cl::opt<std::string> Align{
+      "align",
+      cl::desc("A job's clocks across nodes: 'none' (default: skews on the "
+               "raw clocks) or 'collective' (subtract each node's clock "
+               "offset against node 0, estimated from the ends of the "
+               "collectives they share, before measuring skews); the "
+               "offsets are in multirank/ranks.csv either way"),
+      cl::value_desc("none|collective"), cl::cat(Input)};
+
   cl::opt<std::string> PassPipelineText{
       "pass-pipeline",
       cl::desc("Passes to run, e.g. 'system,compute' or "
@@ -296,6 +305,7 @@ SessionSettings flagSettings(const Options &O) {
   Set(F.CaptureFolder, O.CaptureFolder);
   Set(F.Steps, O.Steps);
   Set(F.Mode, O.Mode);
+  Set(F.Align, O.Align);
   Set(F.VerifyIR, O.VerifyIR);
   if (O.Plugins.getNumOccurrences())
     F.Plugins = SettingList(O.Plugins.begin(), O.Plugins.end());

@@ -91,9 +91,12 @@ struct JobCriticalPath {
 };
 
 /// Ranks: rank order, each with its RankCriticalPath; Colls: the matched
-/// instances (MatchedMember::Index into the ranks' instances).
+/// instances (MatchedMember::Index into the ranks' instances). ShiftUs:
+/// per entry of Ranks, what moves its times onto the clock the
+/// collectives were matched on (ClockAlignment::rankShiftUs; empty: 0).
 JobCriticalPath computeJobCriticalPath(llvm::ArrayRef<RankSummary> Ranks,
-                                       llvm::ArrayRef<MatchedCollective> Colls);
+                                       llvm::ArrayRef<MatchedCollective> Colls,
+                                       llvm::ArrayRef<double> ShiftUs = {});
 
 /// multirank/critical_by_rank.csv: every rank's own path per window.
 CsvTable criticalByRankTable(llvm::ArrayRef<RankSummary> Ranks);

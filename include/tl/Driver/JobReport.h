@@ -9,6 +9,7 @@
 #ifndef TL_DRIVER_JOBREPORT_H
 #define TL_DRIVER_JOBREPORT_H
 
+#include "tl/Driver/ClockAlign.h"
 #include "tl/Driver/CollectiveMatch.h"
 #include "tl/Driver/JobCriticalPath.h"
 #include "tl/Driver/RankTable.h"
@@ -39,6 +40,9 @@ struct JobReport {
   StragglerAnalysis Stragglers;
   /// The job's critical path across ranks (JobCriticalPath.h).
   JobCriticalPath CriticalPath;
+  /// --align=collective (spec §3.3); the clock offsets found.
+  bool AlignCollective = false;
+  ClockAlignment Clock;
 };
 
 /// Match the ranks' collectives and fill J's cross-rank fields.

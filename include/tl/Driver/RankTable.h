@@ -12,6 +12,7 @@
 #include "tl/Driver/CollectiveMatch.h"
 #include "tl/Driver/JobCriticalPath.h"
 #include "tl/Driver/RankResolution.h"
+#include "tl/Driver/RankTimeline.h"
 #include "tl/Report/CsvTable.h"
 
 #include "llvm/ADT/ArrayRef.h"
@@ -23,6 +24,7 @@ namespace tl {
 
 class GpuTimeline;
 class Trace;
+struct ClockAlignment;
 
 /// What the job report keeps of a rank once its IR is freed. Times in µs.
 struct RankSummary {
@@ -43,6 +45,10 @@ struct RankSummary {
   std::vector<std::pair<int64_t, double>> StepTimes;
   /// The rank's critical path, reduced for the job's (JobCriticalPath.h).
   RankCriticalPath CriticalPath;
+  /// The trace's baseTimeNanoseconds (spec §3.3), if any.
+  std::optional<int64_t> BaseTimeNs;
+  /// rank_timeline.csv's row (RankTimeline.h).
+  RankTimeline Timeline;
   /// Percent of TotalUs, as gpu_timeline.csv's percent column.
   double pct(double Us) const { return TotalUs > 0 ? Us / TotalUs * 100 : 0; }
 };
@@ -54,8 +60,10 @@ RankSummary summarizeRank(const Trace &T, const GpuTimeline &TL,
 /// when no rank has GPU events.
 const RankSummary *slowestRank(llvm::ArrayRef<RankSummary> Ranks);
 
-/// ranks.csv: Ranks in rank order, the files relative to OutDir.
-CsvTable ranksTable(llvm::ArrayRef<RankSummary> Ranks, llvm::StringRef OutDir);
+/// ranks.csv: Ranks in rank order, the files relative to OutDir; the
+/// last column, clock_offset_us, from Clock (empty without it).
+CsvTable ranksTable(llvm::ArrayRef<RankSummary> Ranks, llvm::StringRef OutDir,
+                    const ClockAlignment *Clock = nullptr);
 
 } // namespace tl
 

@@ -63,6 +63,10 @@ struct SessionOptions {
   /// Report layout: auto (inference on a serving runner's trace), training
   /// or inference (docs/Inference.md).
   std::string Mode = "auto";
+  /// A job's clocks across nodes (spec multi-rank.md §3.3): none, or
+  /// collective (subtract each node's offset, estimated from the
+  /// collectives, before measuring skews).
+  std::string Align = "none";
   // Pipeline.
   std::string Pipeline = "system,compute";
   PassOptionOverrides PassOptions;

@@ -28,6 +28,8 @@ struct RankStragglerRow {
   int64_t Rank = 0;
   unsigned Instances = 0, TimesLast = 0, TimesFirst = 0;
   double TotalWait = 0, Blame = 0, CausedSkew = 0;
+  /// IdleUs: the rank's host_wait idle (rank_timeline.csv), else its
+  /// gpu_timeline idle.
   double CommKernelUs = 0, ComputationUs = 0, IdleUs = 0;
   double BlameShare = 0; // % of the job's blame
   double meanWait() const { return Instances ? TotalWait / Instances : 0; }

@@ -183,13 +183,13 @@ TEST(RankTable, RowsInRankOrderWithTheTimelineNumbers) {
             "exposed_memcpy_time_ms,exposed_memcpy_time_pct,busy_time_ms,"
             "busy_time_pct,idle_time_ms,idle_time_pct,total_time_ms,"
             "total_comm_time_ms,total_comm_time_pct,total_memcpy_time_ms,"
-            "total_memcpy_time_pct\n"
-            // No GPU events: no timeline numbers.
-            "0,t0.json,distributedInfo.rank,0.04,,,,,,,,,,,,,,,\n"
+            "total_memcpy_time_pct,clock_offset_us\n"
+            // No GPU events: no timeline numbers; no clocks: no offset.
+            "0,t0.json,distributedInfo.rank,0.04,,,,,,,,,,,,,,,,\n"
             // 150/200 = 75 %, 30/200 = 15 %, 5/200 = 2.5 %, 185/200 = 92.5 %,
             // 15/200 = 7.5 %, 50/200 = 25 %, 10/200 = 5 %.
             "1,t1.json,distributedInfo.rank,0.25,0.15,75.0,0.03,15.0,0.005,"
-            "2.5,0.185,92.5,0.015,7.5,0.2,0.05,25.0,0.01,5.0\n");
+            "2.5,0.185,92.5,0.015,7.5,0.2,0.05,25.0,0.01,5.0,\n");
 }
 
 TEST(JobReport, MarkdownNamesTheSlowestRankAndTheWarnings) {
