@@ -12,7 +12,7 @@ using namespace llvm;
 
 namespace tl {
 
-static constexpr StringLiteral Magic = "TLPASSOUT1\n";
+static constexpr StringLiteral Magic = "TLPASSOUT2\n";
 static constexpr StringLiteral EndMarker = "END\n";
 
 namespace {
@@ -45,8 +45,43 @@ public:
     else
       u8(std::get<bool>(V));
   }
+  void optF64(const std::optional<double> &V) {
+    u8(V.has_value());
+    if (V)
+      f64(*V);
+  }
+  void optI64(const std::optional<int64_t> &V) {
+    u8(V.has_value());
+    if (V)
+      u64(static_cast<uint64_t>(*V));
+  }
+  void facts(const FindingFacts &X);
   void finding(const Finding &F);
 };
+
+void Writer::facts(const FindingFacts &X) {
+  optF64(X.TimeMs);
+  optF64(X.PercentOfTotal);
+  optF64(X.ExposedPercentOfTotal);
+  u8(X.Score.has_value());
+  if (X.Score) {
+    f64(X.Score->Mid);
+    optF64(X.Score->Low);
+    optF64(X.Score->High);
+  }
+  str(X.EstimateMethod);
+  for (const std::optional<int64_t> *V :
+       {&X.MemberCount, &X.InstanceCount, &X.KernelCount,
+        &X.ModeledKernelCount, &X.Rank})
+    optI64(*V);
+  for (const std::string *S : {&X.CategoryKey, &X.BoundType, &X.Library,
+                               &X.EffBucket, &X.FusionType, &X.Confidence,
+                               &X.Estimation})
+    str(*S);
+  optF64(X.EfficiencyPct);
+  optF64(X.FlopsPerByte);
+  u8(X.OnlyFace ? 1 + static_cast<uint8_t>(*X.OnlyFace) : 0);
+}
 
 void Writer::finding(const Finding &F) {
   u8(static_cast<uint8_t>(F.T));
@@ -61,6 +96,7 @@ void Writer::finding(const Finding &F) {
     value(M.V);
     str(M.Unit);
   }
+  facts(F.Facts);
   u64(F.Evidence.size());
   for (const EvidenceTable &E : F.Evidence) {
     str(E.Title);
@@ -170,6 +206,17 @@ public:
     if (Problem.empty())
       Problem = std::move(Msg) + " at byte " + std::to_string(Pos);
   }
+  std::optional<double> optF64() {
+    if (u8() == 0)
+      return std::nullopt;
+    return f64();
+  }
+  std::optional<int64_t> optI64() {
+    if (u8() == 0)
+      return std::nullopt;
+    return static_cast<int64_t>(u64());
+  }
+  FindingFacts facts();
   Finding finding();
 
 private:
@@ -187,6 +234,34 @@ private:
   std::string Problem;
 };
 
+FindingFacts Reader::facts() {
+  FindingFacts X;
+  X.TimeMs = optF64();
+  X.PercentOfTotal = optF64();
+  X.ExposedPercentOfTotal = optF64();
+  if (u8()) {
+    ImpactScore S;
+    S.Mid = f64();
+    S.Low = optF64();
+    S.High = optF64();
+    X.Score = S;
+  }
+  X.EstimateMethod = str();
+  for (std::optional<int64_t> *V : {&X.MemberCount, &X.InstanceCount,
+                                    &X.KernelCount, &X.ModeledKernelCount,
+                                    &X.Rank})
+    *V = optI64();
+  for (std::string *S : {&X.CategoryKey, &X.BoundType, &X.Library,
+                         &X.EffBucket, &X.FusionType, &X.Confidence,
+                         &X.Estimation})
+    *S = str();
+  X.EfficiencyPct = optF64();
+  X.FlopsPerByte = optF64();
+  if (uint8_t Face = tag<uint8_t>(2, "report face"))
+    X.OnlyFace = static_cast<ReportFace>(Face - 1);
+  return X;
+}
+
 Finding Reader::finding() {
   Finding F;
   F.T = tag<Tier>(static_cast<uint8_t>(Tier::System), "tier");
@@ -202,6 +277,7 @@ Finding Reader::finding() {
     M.Unit = str();
     F.Metrics.push_back(std::move(M));
   }
+  F.Facts = facts();
   for (uint64_t I = 0, N = count(24); I < N && ok(); ++I) {
     EvidenceTable E;
     E.Title = str();

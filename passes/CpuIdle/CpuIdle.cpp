@@ -456,9 +456,9 @@ llvm::Error CpuIdlePass::run(const Trace &T, AnalysisManager &AM,
       .insight(Insight)
       .metric("idle_time_percent", IdlePct, "%")
       .metric("idle_time_ms", pyRound(TL.idleTime() / 1000, 3), "ms")
-      .metric("percent_of_total", IdlePct, "%")
+      .share(IdlePct)
       .metric("dominant_cause", Cause)
-      .metric("kernel_count", static_cast<int64_t>(LS.kernelCount()))
+      .kernels(static_cast<int64_t>(LS.kernelCount()))
       .metric("short_kernel_count", static_cast<int64_t>(KShort))
       .metric("kernels_shorter_than_launch",
               static_cast<int64_t>(LS.shorterThanLaunch()))

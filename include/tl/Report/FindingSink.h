@@ -7,7 +7,8 @@
 // which finding() calls happened).
 //
 //   Sink.system("exposed-comm", "Communication blocks compute")
-//       .metric("exposed_comm_ms", 12.5, "ms")
+//       .time(12.5).share(4.1)            // typed facts the report reads
+//       .metric("collective_count", 7)    // the pass's own extras
 //       .impact(1.0, 2.0, 3.0)
 //       .action("Overlap all-reduce with backward compute")
 //       .expect("lower exposed communication time");
@@ -52,6 +53,33 @@ public:
   FindingBuilder &metric(llvm::StringRef Name, const char *V) {
     return metric(Name, llvm::StringRef(V));
   }
+
+  /// Typed facts (FindingFacts): each sets its member and lists it in
+  /// Metrics under its findings.json name, in call order.
+  FindingBuilder &time(double Ms);                 // time_ms, ms
+  FindingBuilder &share(double PctOfTotal);        // percent_of_total, %
+  FindingBuilder &exposedShare(double PctOfTotal); // exposed_percent_of_total
+  /// impact_score, impact_score_low, impact_score_high with Unit.
+  FindingBuilder &score(double Low, double Mid, double High,
+                        llvm::StringRef Unit = "%");
+  FindingBuilder &estimateMethod(llvm::StringRef Method);
+  FindingBuilder &members(int64_t N);        // member_count
+  FindingBuilder &instances(int64_t N);      // instance_count
+  FindingBuilder &kernels(int64_t N);        // kernel_count
+  FindingBuilder &modeledKernels(int64_t N); // modeled_kernel_count
+  FindingBuilder &rank(int64_t R);           // rank
+  FindingBuilder &categoryKey(llvm::StringRef Key);
+  FindingBuilder &boundType(llvm::StringRef Bound);
+  FindingBuilder &library(llvm::StringRef Lib);
+  FindingBuilder &effBucket(llvm::StringRef Bucket);
+  FindingBuilder &fusionType(llvm::StringRef Type);
+  FindingBuilder &confidence(llvm::StringRef Conf);
+  FindingBuilder &estimation(llvm::StringRef How);
+  FindingBuilder &efficiency(double Pct);    // efficiency_pct, %
+  FindingBuilder &flopsPerByte(double V);    // flops_per_byte
+  /// The finding belongs to Face's report only (report_face).
+  FindingBuilder &onlyIn(ReportFace Face);
+
   FindingBuilder &evidence(EvidenceTable Table);
   /// Quantified impact, percent of E2E.
   FindingBuilder &impact(double LowPct, double MidPct, double HighPct,
