@@ -388,14 +388,8 @@ void runCategories(const ComputeInput &In, ArrayRef<std::string> Keys,
     if (!is_contained(Keys, Key))
       continue;
     CategoryResult R = analyzeCategory(In, Key, Display, H);
-    // The report reads the file back: hand it over parsed as well.
-    PyValue V = R.metricsValue();
-    std::optional<json::Value> Parsed = pyJsonValue(V);
-    Sink.artifact("category_data/" + Key + "_metrics.json",
-                  pyJsonDumps(V, 2),
-                  Parsed ? std::make_shared<const json::Value>(
-                               std::move(*Parsed))
-                         : nullptr);
+    // The report writes category_data/<Key>_metrics.json from it.
+    Sink.categoryMetrics(Key, R.metricsValue());
     // tl's own findings: a copy or set is limited by its link (the
     // multi-kernel pass rates it there), not by HBM, so ops whose kernels
     // are all copies / sets leave the roofline groups. The metrics file
@@ -446,9 +440,8 @@ void runCategories(const ComputeInput &In, ArrayRef<std::string> Keys,
   for (const std::string &Key : Keys)
     if (none_of(In.categories(),
                 [&](const auto &C) { return C.first == Key; }))
-      Sink.artifact("category_data/" + Key + "_metrics.json",
-                    noDataMetricsJson(Key, H.NoDataMessage(Key),
-                                      In.comparative()));
+      Sink.categoryMetrics(
+          Key, noDataMetrics(Key, H.NoDataMessage(Key), In.comparative()));
 }
 
 } // namespace tl::compute

@@ -57,7 +57,54 @@ public:
   }
   void facts(const FindingFacts &X);
   void finding(const Finding &F);
+  /// Pre-order, on an explicit stack; the reader bounds the nesting
+  /// (MaxPyDepth).
+  void pyValue(const PyValue &Root) {
+    struct Item {
+      const PyValue *V;
+      const std::string *Key; // a dict member's key, written first
+    };
+    std::vector<Item> Stack{{&Root, nullptr}};
+    while (!Stack.empty()) {
+      Item I = Stack.back();
+      Stack.pop_back();
+      if (I.Key)
+        str(*I.Key);
+      const PyValue &V = *I.V;
+      u8(static_cast<uint8_t>(V.kind()));
+      switch (V.kind()) {
+      case PyValue::Kind::None:
+        break;
+      case PyValue::Kind::Bool:
+        u8(V.getBool());
+        break;
+      case PyValue::Kind::Int:
+        u64(static_cast<uint64_t>(V.getInt()));
+        break;
+      case PyValue::Kind::Float:
+        f64(V.getFloat());
+        break;
+      case PyValue::Kind::Str:
+        str(V.getStr());
+        break;
+      case PyValue::Kind::Tuple:
+      case PyValue::Kind::List:
+        u64(V.elems().size());
+        for (auto It = V.elems().rbegin(); It != V.elems().rend(); ++It)
+          Stack.push_back({&*It, nullptr});
+        break;
+      case PyValue::Kind::Dict:
+        u64(V.items().size());
+        for (auto It = V.items().rbegin(); It != V.items().rend(); ++It)
+          Stack.push_back({&It->second, &It->first});
+        break;
+      }
+    }
+  }
 };
+
+/// Deeper documents are refused (the metrics documents nest about five).
+constexpr unsigned MaxPyDepth = 64;
 
 void Writer::facts(const FindingFacts &X) {
   optF64(X.TimeMs);
@@ -218,6 +265,43 @@ public:
   }
   FindingFacts facts();
   Finding finding();
+  PyValue pyValue(unsigned Depth = 0) {
+    if (Depth > MaxPyDepth) {
+      fail("document nested too deep");
+      return PyValue();
+    }
+    auto K = tag<PyValue::Kind>(static_cast<uint8_t>(PyValue::Kind::Dict),
+                                "value kind");
+    switch (K) {
+    case PyValue::Kind::None:
+      return PyValue();
+    case PyValue::Kind::Bool:
+      return PyValue::boolean(u8() != 0);
+    case PyValue::Kind::Int:
+      return PyValue::integer(static_cast<int64_t>(u64()));
+    case PyValue::Kind::Float:
+      return PyValue::real(f64());
+    case PyValue::Kind::Str:
+      return PyValue::str(str());
+    case PyValue::Kind::Tuple:
+    case PyValue::Kind::List: {
+      std::vector<PyValue> Elems;
+      for (uint64_t I = 0, N = count(1); I < N && ok(); ++I)
+        Elems.push_back(pyValue(Depth + 1));
+      return K == PyValue::Kind::List ? PyValue::list(std::move(Elems))
+                                      : PyValue::tuple(std::move(Elems));
+    }
+    case PyValue::Kind::Dict: {
+      std::vector<std::pair<std::string, PyValue>> Items;
+      for (uint64_t I = 0, N = count(9); I < N && ok(); ++I) {
+        std::string Key = str();
+        Items.emplace_back(std::move(Key), pyValue(Depth + 1));
+      }
+      return PyValue::dict(std::move(Items));
+    }
+    }
+    return PyValue();
+  }
 
 private:
   bool need(uint64_t N) {
@@ -334,6 +418,13 @@ std::string encodePassOutput(const PassOutput &Out) {
     W.str(A.Path);
     W.str(A.Content);
   }
+  W.u64(Out.Data.Metrics.size());
+  for (const CategoryMetrics &C : Out.Data.Metrics) {
+    W.str(C.Pass);
+    W.str(C.Key);
+    W.pyValue(C.Doc ? *C.Doc : PyValue());
+  }
+  W.u64(Out.Data.FusionCandidates);
   W.u64(Out.StatisticValues.size());
   for (uint64_t V : Out.StatisticValues)
     W.u64(V);
@@ -363,6 +454,14 @@ Expected<PassOutput> decodePassOutput(StringRef Bytes) {
     A.Content = R.str();
     Out.Artifacts.push_back(std::move(A));
   }
+  for (uint64_t I = 0, N = R.count(17); I < N && R.ok(); ++I) {
+    CategoryMetrics C;
+    C.Pass = R.str();
+    C.Key = R.str();
+    C.Doc = std::make_shared<const PyValue>(R.pyValue());
+    Out.Data.Metrics.push_back(std::move(C));
+  }
+  Out.Data.FusionCandidates = R.u64();
   for (uint64_t I = 0, N = R.count(8); I < N && R.ok(); ++I)
     Out.StatisticValues.push_back(R.u64());
   if (R.ok() && R.offset() != Bytes.size())

@@ -222,6 +222,26 @@ void FindingSink::artifact(StringRef RelPath, std::string Content,
       {PassName, RelPath.str(), std::move(Content), std::move(Json)});
 }
 
+void FindingSink::categoryMetrics(StringRef Key, PyValue Doc) {
+  ReportData D;
+  D.Metrics.push_back(
+      {PassName, Key.str(), std::make_shared<const PyValue>(std::move(Doc))});
+  std::lock_guard<std::mutex> L(M);
+  Data.append(std::move(D));
+}
+
+void FindingSink::fusionCandidates(uint64_t N) {
+  std::lock_guard<std::mutex> L(M);
+  Data.FusionCandidates += N;
+}
+
+ReportData FindingSink::takeReportData() {
+  std::lock_guard<std::mutex> L(M);
+  ReportData Out = std::move(Data);
+  Data = ReportData();
+  return Out;
+}
+
 std::vector<Artifact> FindingSink::takeArtifacts() {
   std::lock_guard<std::mutex> L(M);
   std::vector<Artifact> Out = std::move(Artifacts);

@@ -137,12 +137,14 @@ public:
     if (Comparative) {
       const auto &CF = AM.get<ComparativeFusionCandidates>();
       Sink.artifact("category_data/fusion_candidates.json", CF.toJson());
+      Sink.fusionCandidates(CF.candidates().size());
       if (CF.candidates().empty())
         return llvm::Error::success(); // the reference skips the analyzer
       R = estimateComparativeFusion(CF.candidates(), P);
     } else {
       const FusionCandidates &FC = AM.get<FusionCandidates>();
       Sink.artifact("category_data/fusion_candidates.json", FC.toJson());
+      Sink.fusionCandidates(FC.candidates().size());
       if (FC.candidates().empty())
         return llvm::Error::success(); // the reference skips the analyzer
       R = estimateFusion(FC.candidates(), FC.perfLookup(), P);

@@ -18,6 +18,7 @@
 #define TL_REPORT_FINDINGSINK_H
 
 #include "tl/Report/Finding.h"
+#include "tl/Report/ReportData.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
@@ -130,15 +131,26 @@ public:
   }
 
   /// Contribute a whole file to the report (relative path inside the
-  /// output directory, e.g. "category_data/gemm_metrics.json"). A later
-  /// artifact with the same path replaces the earlier one.
-  /// Json, when given, is Content already parsed (Artifact::Json).
+  /// output directory). A later artifact with the same path replaces the
+  /// earlier one. Json, when given, is Content already parsed
+  /// (Artifact::Json). The reference-schema files are not artifacts: hand
+  /// their data over with categoryMetrics() / fusionCandidates().
   void artifact(llvm::StringRef RelPath, std::string Content,
                 std::shared_ptr<const llvm::json::Value> Json = nullptr);
+
+  /// The metrics of category Key, in the reference's schema: the report
+  /// writes them as category_data/<Key>_metrics.json and reads them for
+  /// priority_data.json and analysis.md. A later document for the same key
+  /// replaces the earlier one.
+  void categoryMetrics(llvm::StringRef Key, PyValue Doc);
+  /// N more fusion candidates in the trace (ReportData::FusionCandidates).
+  void fusionCandidates(uint64_t N);
 
   size_t size() const;
   /// Move the artifacts out, in emission order.
   std::vector<Artifact> takeArtifacts();
+  /// Move the typed report data out.
+  ReportData takeReportData();
   /// Move the findings out, in emission order, with ids computed.
   std::vector<Finding> take();
 
@@ -148,6 +160,7 @@ private:
   // deque: builders keep pointers to elements while others are appended.
   std::deque<Finding> Findings;
   std::vector<Artifact> Artifacts;
+  ReportData Data;
 };
 
 /// Concatenate per-pass findings in the given (pipeline) order and make ids
