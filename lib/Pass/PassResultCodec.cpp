@@ -423,6 +423,7 @@ std::string encodePassOutput(const PassOutput &Out) {
     W.str(C.Pass);
     W.str(C.Key);
     W.pyValue(C.Doc ? *C.Doc : PyValue());
+    W.u8(C.TrailingNewline);
   }
   W.u64(Out.Data.FusionCandidates);
   W.u64(Out.StatisticValues.size());
@@ -454,11 +455,12 @@ Expected<PassOutput> decodePassOutput(StringRef Bytes) {
     A.Content = R.str();
     Out.Artifacts.push_back(std::move(A));
   }
-  for (uint64_t I = 0, N = R.count(17); I < N && R.ok(); ++I) {
+  for (uint64_t I = 0, N = R.count(18); I < N && R.ok(); ++I) {
     CategoryMetrics C;
     C.Pass = R.str();
     C.Key = R.str();
     C.Doc = std::make_shared<const PyValue>(R.pyValue());
+    C.TrailingNewline = R.u8() != 0;
     Out.Data.Metrics.push_back(std::move(C));
   }
   Out.Data.FusionCandidates = R.u64();

@@ -42,6 +42,8 @@ public:
       if (Error E = writeFileAtomically(
               Dir, metricsFileName(M.Key), [&](raw_ostream &OS) {
                 OS << pyJsonDumps(M.Doc ? *M.Doc : PyValue(), 2);
+                if (M.TrailingNewline)
+                  OS << "\n";
               }))
         return E;
     }

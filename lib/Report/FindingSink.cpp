@@ -222,10 +222,12 @@ void FindingSink::artifact(StringRef RelPath, std::string Content,
       {PassName, RelPath.str(), std::move(Content), std::move(Json)});
 }
 
-void FindingSink::categoryMetrics(StringRef Key, PyValue Doc) {
+void FindingSink::categoryMetrics(StringRef Key, PyValue Doc,
+                                  bool TrailingNewline) {
   ReportData D;
-  D.Metrics.push_back(
-      {PassName, Key.str(), std::make_shared<const PyValue>(std::move(Doc))});
+  D.Metrics.push_back({PassName, Key.str(),
+                       std::make_shared<const PyValue>(std::move(Doc)),
+                       TrailingNewline});
   std::lock_guard<std::mutex> L(M);
   Data.append(std::move(D));
 }

@@ -142,7 +142,8 @@ public:
   /// writes them as category_data/<Key>_metrics.json and reads them for
   /// priority_data.json and analysis.md. A later document for the same key
   /// replaces the earlier one.
-  void categoryMetrics(llvm::StringRef Key, PyValue Doc);
+  void categoryMetrics(llvm::StringRef Key, PyValue Doc,
+                       bool TrailingNewline = false);
   /// N more fusion candidates in the trace (ReportData::FusionCandidates).
   void fusionCandidates(uint64_t N);
 

@@ -31,6 +31,9 @@ struct CategoryMetrics {
   /// The document in the reference's schema and key order (shared: the
   /// report's readers and the file emitter use the same one).
   std::shared_ptr<const PyValue> Doc;
+  /// The file ends with a newline (tl's system-tier files always have; the
+  /// reference's never do: kept so the files stay byte-identical).
+  bool TrailingNewline = false;
 };
 
 /// Everything of this kind the passes of one run handed over.
