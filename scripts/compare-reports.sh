@@ -10,11 +10,12 @@
 # Every run writes into the same scratch path first (reports record their -o
 # directory), so two snapshots of identical behaviour are byte-identical.
 # TL_SHARED_TRACES points at the traces (default ../shared/traces from the
-# repo). TL_COMPARE_ARGS adds tl-opt flags to every run.
+# repo). TL_COMPARE_ARGS adds tl-opt flags to every run; TL_COMPARE_WORK moves
+# the scratch path (the same for both snapshots), for concurrent comparisons.
 set -uo pipefail
 SRC=$(cd "$(dirname "$0")/.." && pwd)
 SHARED=${TL_SHARED_TRACES:-$SRC/../shared/traces}
-usage() { sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 1; }
+usage() { sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 1; }
 [[ $# -ge 1 ]] || usage
 case "$1" in
 snapshot)
@@ -23,7 +24,7 @@ snapshot)
   [[ -x $TLOPT ]] || { echo "compare-reports: $2: not an executable" >&2; exit 1; }
   [[ -d $SHARED ]] || { echo "compare-reports: $SHARED: no shared traces" >&2; exit 1; }
   rm -rf "$DEST"; mkdir -p "$DEST"
-  WORK=/tmp/tl-compare-reports.work
+  WORK=${TL_COMPARE_WORK:-/tmp/tl-compare-reports.work}
   run() { # name, tl-opt args...
     local name=$1; shift
     rm -rf "$WORK"

@@ -249,8 +249,7 @@ PyValue CategoryResult::metricsValue() const {
   return PyValue::dict(std::move(D));
 }
 
-std::string noDataMetricsJson(StringRef Key, StringRef Message,
-                              bool Comparative) {
+PyValue noDataMetrics(StringRef Key, StringRef Message, bool Comparative) {
   std::vector<std::pair<std::string, PyValue>> D = {
       {"category", PyValue::str(Key)},
       {"status", PyValue::str("NO_DATA")},
@@ -262,7 +261,7 @@ std::string noDataMetricsJson(StringRef Key, StringRef Message,
       {"operation_count", PyValue::integer(0)},
       {"operations", PyValue::list({})},
       {"category_specific", PyValue::dict({})}};
-  return pyJsonDumps(PyValue::dict(std::move(D)), 2);
+  return PyValue::dict(std::move(D));
 }
 
 } // namespace tl::compute

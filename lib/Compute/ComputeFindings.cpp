@@ -167,11 +167,11 @@ void emitUnestimated(const CategoryResult &R, const Trace *T,
                 "% of end-to-end time) outside every estimate";
   FindingBuilder B = Sink.compute(R.Display, Title);
   B.key("unestimated|" + R.Key)
-      .metric("report_face", "tl")
-      .metric("category_key", StringRef(R.Key))
-      .metric("member_count", static_cast<int64_t>(Named.size()))
-      .metric("time_ms", pyRound(Ms, 3), "ms")
-      .metric("percent_of_total", pyRound(Pct, 2), "%")
+      .onlyIn(ReportFace::Tl)
+      .categoryKey(R.Key)
+      .members(static_cast<int64_t>(Named.size()))
+      .time(pyRound(Ms, 3))
+      .share(pyRound(Pct, 2))
       .nonQuantified("not estimated")
       .severity(Pct >= 5 ? Severity::Medium : Severity::Low);
   EvidenceTable Tab;
@@ -285,22 +285,20 @@ void emitGroups(const CategoryResult &R, ArrayRef<CategoryFinding> Groups,
                         : "heuristic|" + F.Members.front().Operation) +
           (Face.empty() ? "" : "|" + Face.str()));
     if (!Face.empty())
-      B.metric("report_face", Face);
-    B.metric("impact_score", F.Mid)
-        .metric("impact_score_low", F.Low)
-        .metric("impact_score_high", F.High)
-        .metric("estimate_method", F.Quantified ? "quantified" : "heuristic")
-        .metric("bound_type", StringRef(F.BoundType))
-        .metric("library", StringRef(F.Library))
-        .metric("eff_bucket", StringRef(F.EffBucket))
-        .metric("member_count", static_cast<int64_t>(F.Members.size()))
-        .metric("rank", static_cast<int64_t>(F.Rank))
-        .metric("category_key", StringRef(R.Key))
-        .metric("time_ms", G.TimeMs, "ms")
-        .metric("percent_of_total",
-                F.PercentOfTotal ? *F.PercentOfTotal : G.PctTotal, "%");
+      B.onlyIn(Face == "tl" ? ReportFace::Tl : ReportFace::Reference);
+    // The reference's metrics files list the score without a unit.
+    B.score(F.Low, F.Mid, F.High, /*Unit=*/"")
+        .estimateMethod(F.Quantified ? "quantified" : "heuristic")
+        .boundType(F.BoundType)
+        .library(F.Library)
+        .effBucket(F.EffBucket)
+        .members(static_cast<int64_t>(F.Members.size()))
+        .rank(static_cast<int64_t>(F.Rank))
+        .categoryKey(R.Key)
+        .time(G.TimeMs)
+        .share(F.PercentOfTotal ? *F.PercentOfTotal : G.PctTotal);
     if (G.WeightedEff)
-      B.metric("efficiency_pct", *G.WeightedEff, "%");
+      B.efficiency(*G.WeightedEff);
     if (F.Quantified)
       B.impact(F.Low, F.Mid, F.High, "quantified");
     else
@@ -390,14 +388,8 @@ void runCategories(const ComputeInput &In, ArrayRef<std::string> Keys,
     if (!is_contained(Keys, Key))
       continue;
     CategoryResult R = analyzeCategory(In, Key, Display, H);
-    // The report reads the file back: hand it over parsed as well.
-    PyValue V = R.metricsValue();
-    std::optional<json::Value> Parsed = pyJsonValue(V);
-    Sink.artifact("category_data/" + Key + "_metrics.json",
-                  pyJsonDumps(V, 2),
-                  Parsed ? std::make_shared<const json::Value>(
-                               std::move(*Parsed))
-                         : nullptr);
+    // The report writes category_data/<Key>_metrics.json from it.
+    Sink.categoryMetrics(Key, R.metricsValue());
     // tl's own findings: a copy or set is limited by its link (the
     // multi-kernel pass rates it there), not by HBM, so ops whose kernels
     // are all copies / sets leave the roofline groups. The metrics file
@@ -448,9 +440,8 @@ void runCategories(const ComputeInput &In, ArrayRef<std::string> Keys,
   for (const std::string &Key : Keys)
     if (none_of(In.categories(),
                 [&](const auto &C) { return C.first == Key; }))
-      Sink.artifact("category_data/" + Key + "_metrics.json",
-                    noDataMetricsJson(Key, H.NoDataMessage(Key),
-                                      In.comparative()));
+      Sink.categoryMetrics(
+          Key, noDataMetrics(Key, H.NoDataMessage(Key), In.comparative()));
 }
 
 } // namespace tl::compute

@@ -827,6 +827,7 @@ Error Session::runPasses(TraceRun &Run) {
   R.Runs = collectRunInfo(Results);
   R.Failed = collectFailures(Results);
   R.Artifacts = collectArtifacts(Results);
+  R.Data = collectReportData(Results);
   R.Findings = collectFindings(Results);
   if (!Emits) {
     P->finishProgressLine();
@@ -871,6 +872,7 @@ Error Session::emitReport(TraceRun &Run) {
                     R.Artifacts,
                     R.Gate ? &*R.Gate : nullptr};
   Ctx.Scheduled = R.Scheduled;
+  Ctx.Data = &R.Data;
   Ctx.ReportDir = R.Dir;
   P->phase("emit");
   {

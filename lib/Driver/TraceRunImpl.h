@@ -41,6 +41,8 @@ struct TraceRun::Impl {
   std::vector<PassRunInfo> Runs;
   std::vector<FailedPass> Failed;
   std::vector<Artifact> Artifacts;
+  /// The passes' typed data behind the reference-schema files.
+  ReportData Data;
   std::vector<Finding> Findings;
   /// The report directory as named, and where the files are written until
   /// the commit (a staging directory of Out).

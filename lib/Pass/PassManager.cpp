@@ -80,6 +80,7 @@ std::vector<PassResult> PassManager::run(const Trace &T, AnalysisManager &AM,
     // are real results and the failure is reported next to them.
     Out.Findings = Sink.take();
     Out.Artifacts = Sink.takeArtifacts();
+    Out.Data = Sink.takeReportData();
     for (const PassStatistic *S : P.statistics())
       Out.StatisticValues.push_back(S->getValue());
     return Out;
@@ -124,6 +125,7 @@ std::vector<PassResult> PassManager::run(const Trace &T, AnalysisManager &AM,
     R.Message = std::move(Out.Message);
     R.Findings = std::move(Out.Findings);
     R.Artifacts = std::move(Out.Artifacts);
+    R.Data = std::move(Out.Data);
     for (const PassStatistic *S : P.statistics())
       R.Statistics.push_back(
           {S->name().str(), S->description().str(), S->getValue()});
@@ -177,6 +179,13 @@ std::vector<Artifact> collectArtifacts(std::vector<PassResult> &Results) {
   for (PassResult &R : Results)
     for (Artifact &A : R.Artifacts)
       All.push_back(std::move(A));
+  return All;
+}
+
+ReportData collectReportData(std::vector<PassResult> &Results) {
+  ReportData All;
+  for (PassResult &R : Results)
+    All.append(std::move(R.Data));
   return All;
 }
 

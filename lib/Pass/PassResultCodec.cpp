@@ -12,7 +12,7 @@ using namespace llvm;
 
 namespace tl {
 
-static constexpr StringLiteral Magic = "TLPASSOUT1\n";
+static constexpr StringLiteral Magic = "TLPASSOUT2\n";
 static constexpr StringLiteral EndMarker = "END\n";
 
 namespace {
@@ -45,8 +45,90 @@ public:
     else
       u8(std::get<bool>(V));
   }
+  void optF64(const std::optional<double> &V) {
+    u8(V.has_value());
+    if (V)
+      f64(*V);
+  }
+  void optI64(const std::optional<int64_t> &V) {
+    u8(V.has_value());
+    if (V)
+      u64(static_cast<uint64_t>(*V));
+  }
+  void facts(const FindingFacts &X);
   void finding(const Finding &F);
+  /// Pre-order, on an explicit stack; the reader bounds the nesting
+  /// (MaxPyDepth).
+  void pyValue(const PyValue &Root) {
+    struct Item {
+      const PyValue *V;
+      const std::string *Key; // a dict member's key, written first
+    };
+    std::vector<Item> Stack{{&Root, nullptr}};
+    while (!Stack.empty()) {
+      Item I = Stack.back();
+      Stack.pop_back();
+      if (I.Key)
+        str(*I.Key);
+      const PyValue &V = *I.V;
+      u8(static_cast<uint8_t>(V.kind()));
+      switch (V.kind()) {
+      case PyValue::Kind::None:
+        break;
+      case PyValue::Kind::Bool:
+        u8(V.getBool());
+        break;
+      case PyValue::Kind::Int:
+        u64(static_cast<uint64_t>(V.getInt()));
+        break;
+      case PyValue::Kind::Float:
+        f64(V.getFloat());
+        break;
+      case PyValue::Kind::Str:
+        str(V.getStr());
+        break;
+      case PyValue::Kind::Tuple:
+      case PyValue::Kind::List:
+        u64(V.elems().size());
+        for (auto It = V.elems().rbegin(); It != V.elems().rend(); ++It)
+          Stack.push_back({&*It, nullptr});
+        break;
+      case PyValue::Kind::Dict:
+        u64(V.items().size());
+        for (auto It = V.items().rbegin(); It != V.items().rend(); ++It)
+          Stack.push_back({&It->second, &It->first});
+        break;
+      }
+    }
+  }
 };
+
+/// Deeper documents are refused (the metrics documents nest about five).
+constexpr unsigned MaxPyDepth = 64;
+
+void Writer::facts(const FindingFacts &X) {
+  optF64(X.TimeMs);
+  optF64(X.PercentOfTotal);
+  optF64(X.ExposedPercentOfTotal);
+  u8(X.Score.has_value());
+  if (X.Score) {
+    f64(X.Score->Mid);
+    optF64(X.Score->Low);
+    optF64(X.Score->High);
+  }
+  str(X.EstimateMethod);
+  for (const std::optional<int64_t> *V :
+       {&X.MemberCount, &X.InstanceCount, &X.KernelCount,
+        &X.ModeledKernelCount, &X.Rank})
+    optI64(*V);
+  for (const std::string *S : {&X.CategoryKey, &X.BoundType, &X.Library,
+                               &X.EffBucket, &X.FusionType, &X.Confidence,
+                               &X.Estimation})
+    str(*S);
+  optF64(X.EfficiencyPct);
+  optF64(X.FlopsPerByte);
+  u8(X.OnlyFace ? 1 + static_cast<uint8_t>(*X.OnlyFace) : 0);
+}
 
 void Writer::finding(const Finding &F) {
   u8(static_cast<uint8_t>(F.T));
@@ -61,6 +143,7 @@ void Writer::finding(const Finding &F) {
     value(M.V);
     str(M.Unit);
   }
+  facts(F.Facts);
   u64(F.Evidence.size());
   for (const EvidenceTable &E : F.Evidence) {
     str(E.Title);
@@ -170,7 +253,55 @@ public:
     if (Problem.empty())
       Problem = std::move(Msg) + " at byte " + std::to_string(Pos);
   }
+  std::optional<double> optF64() {
+    if (u8() == 0)
+      return std::nullopt;
+    return f64();
+  }
+  std::optional<int64_t> optI64() {
+    if (u8() == 0)
+      return std::nullopt;
+    return static_cast<int64_t>(u64());
+  }
+  FindingFacts facts();
   Finding finding();
+  PyValue pyValue(unsigned Depth = 0) {
+    if (Depth > MaxPyDepth) {
+      fail("document nested too deep");
+      return PyValue();
+    }
+    auto K = tag<PyValue::Kind>(static_cast<uint8_t>(PyValue::Kind::Dict),
+                                "value kind");
+    switch (K) {
+    case PyValue::Kind::None:
+      return PyValue();
+    case PyValue::Kind::Bool:
+      return PyValue::boolean(u8() != 0);
+    case PyValue::Kind::Int:
+      return PyValue::integer(static_cast<int64_t>(u64()));
+    case PyValue::Kind::Float:
+      return PyValue::real(f64());
+    case PyValue::Kind::Str:
+      return PyValue::str(str());
+    case PyValue::Kind::Tuple:
+    case PyValue::Kind::List: {
+      std::vector<PyValue> Elems;
+      for (uint64_t I = 0, N = count(1); I < N && ok(); ++I)
+        Elems.push_back(pyValue(Depth + 1));
+      return K == PyValue::Kind::List ? PyValue::list(std::move(Elems))
+                                      : PyValue::tuple(std::move(Elems));
+    }
+    case PyValue::Kind::Dict: {
+      std::vector<std::pair<std::string, PyValue>> Items;
+      for (uint64_t I = 0, N = count(9); I < N && ok(); ++I) {
+        std::string Key = str();
+        Items.emplace_back(std::move(Key), pyValue(Depth + 1));
+      }
+      return PyValue::dict(std::move(Items));
+    }
+    }
+    return PyValue();
+  }
 
 private:
   bool need(uint64_t N) {
@@ -187,6 +318,34 @@ private:
   std::string Problem;
 };
 
+FindingFacts Reader::facts() {
+  FindingFacts X;
+  X.TimeMs = optF64();
+  X.PercentOfTotal = optF64();
+  X.ExposedPercentOfTotal = optF64();
+  if (u8()) {
+    ImpactScore S;
+    S.Mid = f64();
+    S.Low = optF64();
+    S.High = optF64();
+    X.Score = S;
+  }
+  X.EstimateMethod = str();
+  for (std::optional<int64_t> *V : {&X.MemberCount, &X.InstanceCount,
+                                    &X.KernelCount, &X.ModeledKernelCount,
+                                    &X.Rank})
+    *V = optI64();
+  for (std::string *S : {&X.CategoryKey, &X.BoundType, &X.Library,
+                         &X.EffBucket, &X.FusionType, &X.Confidence,
+                         &X.Estimation})
+    *S = str();
+  X.EfficiencyPct = optF64();
+  X.FlopsPerByte = optF64();
+  if (uint8_t Face = tag<uint8_t>(2, "report face"))
+    X.OnlyFace = static_cast<ReportFace>(Face - 1);
+  return X;
+}
+
 Finding Reader::finding() {
   Finding F;
   F.T = tag<Tier>(static_cast<uint8_t>(Tier::System), "tier");
@@ -202,6 +361,7 @@ Finding Reader::finding() {
     M.Unit = str();
     F.Metrics.push_back(std::move(M));
   }
+  F.Facts = facts();
   for (uint64_t I = 0, N = count(24); I < N && ok(); ++I) {
     EvidenceTable E;
     E.Title = str();
@@ -258,6 +418,14 @@ std::string encodePassOutput(const PassOutput &Out) {
     W.str(A.Path);
     W.str(A.Content);
   }
+  W.u64(Out.Data.Metrics.size());
+  for (const CategoryMetrics &C : Out.Data.Metrics) {
+    W.str(C.Pass);
+    W.str(C.Key);
+    W.pyValue(C.Doc ? *C.Doc : PyValue());
+    W.u8(C.TrailingNewline);
+  }
+  W.u64(Out.Data.FusionCandidates);
   W.u64(Out.StatisticValues.size());
   for (uint64_t V : Out.StatisticValues)
     W.u64(V);
@@ -287,6 +455,15 @@ Expected<PassOutput> decodePassOutput(StringRef Bytes) {
     A.Content = R.str();
     Out.Artifacts.push_back(std::move(A));
   }
+  for (uint64_t I = 0, N = R.count(18); I < N && R.ok(); ++I) {
+    CategoryMetrics C;
+    C.Pass = R.str();
+    C.Key = R.str();
+    C.Doc = std::make_shared<const PyValue>(R.pyValue());
+    C.TrailingNewline = R.u8() != 0;
+    Out.Data.Metrics.push_back(std::move(C));
+  }
+  Out.Data.FusionCandidates = R.u64();
   for (uint64_t I = 0, N = R.count(8); I < N && R.ok(); ++I)
     Out.StatisticValues.push_back(R.u64());
   if (R.ok() && R.offset() != Bytes.size())

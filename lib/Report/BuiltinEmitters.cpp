@@ -19,6 +19,7 @@ std::unique_ptr<Emitter> createXlsxEmitter();
 void registerBuiltinEmitters(EmitterRegistry &Registry) {
   Registry.add(createFindingsJsonEmitter());
   Registry.add(createArtifactEmitter());
+  Registry.add(createCategoryMetricsEmitter());
   Registry.add(createReferenceDataEmitter());
   Registry.add(createChartEmitter());
   Registry.add(createAnalysisMdEmitter());

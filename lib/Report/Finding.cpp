@@ -84,11 +84,4 @@ std::string Finding::computeId() const {
   return Pass + "." + Cat + "." + utohexstr(H, /*LowerCase=*/true, 16);
 }
 
-const Metric *Finding::findMetric(StringRef Name) const {
-  for (const Metric &M : Metrics)
-    if (M.Name == Name)
-      return &M;
-  return nullptr;
-}
-
 } // namespace tl

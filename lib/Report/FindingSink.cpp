@@ -29,6 +29,90 @@ FindingBuilder &FindingBuilder::metric(StringRef Name, StringRef V) {
   F->Metrics.push_back({Name.str(), V.str(), ""});
   return *this;
 }
+FindingBuilder &FindingBuilder::time(double Ms) {
+  F->Facts.TimeMs = Ms;
+  return metric("time_ms", Ms, "ms");
+}
+FindingBuilder &FindingBuilder::share(double Pct) {
+  F->Facts.PercentOfTotal = Pct;
+  return metric("percent_of_total", Pct, "%");
+}
+FindingBuilder &FindingBuilder::exposedShare(double Pct) {
+  F->Facts.ExposedPercentOfTotal = Pct;
+  return metric("exposed_percent_of_total", Pct, "%");
+}
+FindingBuilder &FindingBuilder::score(double Low, double Mid, double High,
+                                      StringRef Unit) {
+  F->Facts.Score = ImpactScore{Mid, Low, High};
+  return metric("impact_score", Mid, Unit)
+      .metric("impact_score_low", Low, Unit)
+      .metric("impact_score_high", High, Unit);
+}
+FindingBuilder &FindingBuilder::estimateMethod(StringRef Method) {
+  F->Facts.EstimateMethod = Method.str();
+  return metric("estimate_method", Method);
+}
+FindingBuilder &FindingBuilder::members(int64_t N) {
+  F->Facts.MemberCount = N;
+  return metric("member_count", N);
+}
+FindingBuilder &FindingBuilder::instances(int64_t N) {
+  F->Facts.InstanceCount = N;
+  return metric("instance_count", N);
+}
+FindingBuilder &FindingBuilder::kernels(int64_t N) {
+  F->Facts.KernelCount = N;
+  return metric("kernel_count", N);
+}
+FindingBuilder &FindingBuilder::modeledKernels(int64_t N) {
+  F->Facts.ModeledKernelCount = N;
+  return metric("modeled_kernel_count", N);
+}
+FindingBuilder &FindingBuilder::rank(int64_t R) {
+  F->Facts.Rank = R;
+  return metric("rank", R);
+}
+FindingBuilder &FindingBuilder::categoryKey(StringRef Key) {
+  F->Facts.CategoryKey = Key.str();
+  return metric("category_key", Key);
+}
+FindingBuilder &FindingBuilder::boundType(StringRef Bound) {
+  F->Facts.BoundType = Bound.str();
+  return metric("bound_type", Bound);
+}
+FindingBuilder &FindingBuilder::library(StringRef Lib) {
+  F->Facts.Library = Lib.str();
+  return metric("library", Lib);
+}
+FindingBuilder &FindingBuilder::effBucket(StringRef Bucket) {
+  F->Facts.EffBucket = Bucket.str();
+  return metric("eff_bucket", Bucket);
+}
+FindingBuilder &FindingBuilder::fusionType(StringRef Type) {
+  F->Facts.FusionType = Type.str();
+  return metric("fusion_type", Type);
+}
+FindingBuilder &FindingBuilder::confidence(StringRef Conf) {
+  F->Facts.Confidence = Conf.str();
+  return metric("confidence", Conf);
+}
+FindingBuilder &FindingBuilder::estimation(StringRef How) {
+  F->Facts.Estimation = How.str();
+  return metric("estimation", How);
+}
+FindingBuilder &FindingBuilder::efficiency(double Pct) {
+  F->Facts.EfficiencyPct = Pct;
+  return metric("efficiency_pct", Pct, "%");
+}
+FindingBuilder &FindingBuilder::flopsPerByte(double V) {
+  F->Facts.FlopsPerByte = V;
+  return metric("flops_per_byte", V);
+}
+FindingBuilder &FindingBuilder::onlyIn(ReportFace Face) {
+  F->Facts.OnlyFace = Face;
+  return metric("report_face", Face == ReportFace::Tl ? "tl" : "reference");
+}
+
 FindingBuilder &FindingBuilder::evidence(EvidenceTable Table) {
   F->Evidence.push_back(std::move(Table));
   return *this;
@@ -136,6 +220,28 @@ void FindingSink::artifact(StringRef RelPath, std::string Content,
     }
   Artifacts.push_back(
       {PassName, RelPath.str(), std::move(Content), std::move(Json)});
+}
+
+void FindingSink::categoryMetrics(StringRef Key, PyValue Doc,
+                                  bool TrailingNewline) {
+  ReportData D;
+  D.Metrics.push_back({PassName, Key.str(),
+                       std::make_shared<const PyValue>(std::move(Doc)),
+                       TrailingNewline});
+  std::lock_guard<std::mutex> L(M);
+  Data.append(std::move(D));
+}
+
+void FindingSink::fusionCandidates(uint64_t N) {
+  std::lock_guard<std::mutex> L(M);
+  Data.FusionCandidates += N;
+}
+
+ReportData FindingSink::takeReportData() {
+  std::lock_guard<std::mutex> L(M);
+  ReportData Out = std::move(Data);
+  Data = ReportData();
+  return Out;
 }
 
 std::vector<Artifact> FindingSink::takeArtifacts() {

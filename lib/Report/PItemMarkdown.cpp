@@ -211,7 +211,7 @@ std::vector<std::string> comparativeRow(const json::Object &Op) {
 /// "<Brief Title> (<library>)", the suffix omitted for Unknown (§9 item 4);
 /// the detailed heading repeats it (item 7).
 std::string cardTitle(const PItem &P, const Prose &Pr) {
-  std::string Lib = stringMetric(*P.F, "library");
+  const std::string &Lib = P.F->Facts.Library;
   if (P.F->T == Tier::Compute && !Lib.empty() && Lib != "Unknown")
     return Pr.Title + " (" + Lib + ")";
   return Pr.Title;
@@ -308,13 +308,10 @@ void renderCard(raw_ostream &OS, const PItem &P, const ReportModel &M,
      << " high=" << score(P.High) << " -->\n";
   if (!P.scored()) {
     OS << "**Impact**: Not quantifiable from trace data\n";
-  } else if (F.T == Tier::Fusion &&
-             stringMetric(F, "estimation") != "measured") {
+  } else if (F.T == Tier::Fusion && F.Facts.Estimation != "measured") {
     // Comparative (measured) estimates have no perf-model coverage (§10.3).
-    auto K = numericMetric(F, "kernel_count");
-    auto Mod = numericMetric(F, "modeled_kernel_count");
-    int64_t Kernels = K ? int64_t(*K) : 0, Modelled = Mod ? int64_t(*Mod)
-                                                           : Kernels;
+    int64_t Kernels = F.Facts.KernelCount.value_or(0),
+            Modelled = F.Facts.ModeledKernelCount.value_or(Kernels);
     OS << "**Impact**: impact_score: " << score(P.Mid)
        << " (perf-model coverage " << Modelled << "/" << Kernels
        << " kernels)\n";
@@ -327,12 +324,12 @@ void renderCard(raw_ostream &OS, const PItem &P, const ReportModel &M,
   if (F.T == Tier::Compute && P.isHeuristic()) {
     OS << "\n> **Warning — estimated:** No performance model for this op; "
           "impact is derived from its E2E GPU-time share";
-    if (auto Pct = numericMetric(F, "percent_of_total"))
+    if (std::optional<double> Pct = F.Facts.PercentOfTotal)
       OS << " (" << pyRepr(*Pct) << "%)";
     OS << ", not a gap projection.\n";
   }
   if (F.T == Tier::Fusion) {
-    std::string Conf = stringMetric(F, "confidence");
+    std::string Conf = F.Facts.Confidence;
     if (Conf.empty())
       Conf = "low";
     OS << "\n**Confidence**: " << Conf
@@ -358,10 +355,10 @@ void renderDetail(raw_ostream &OS, const PItem &P, const ReportModel &M,
   OS << "#### " << icon(N) << " P" << N << ": " << mdInline(cardTitle(P, Pr));
   // Fusion headings carry the sequence's time and instances (§9 item 7).
   if (F.T == Tier::Fusion) {
-    auto Ms = numericMetric(F, "time_ms");
-    auto Inst = numericMetric(F, "instance_count");
+    std::optional<double> Ms = F.Facts.TimeMs;
+    std::optional<int64_t> Inst = F.Facts.InstanceCount;
     if (Ms && Inst)
-      OS << " (" << pyRepr(*Ms) << " ms, " << int64_t(*Inst) << " instances)";
+      OS << " (" << pyRepr(*Ms) << " ms, " << *Inst << " instances)";
   }
   OS << "\n\n";
   OS << "**Identification:** "
@@ -454,22 +451,19 @@ void renderDetail(raw_ostream &OS, const PItem &P, const ReportModel &M,
     OS << "- Low end impact_score: " << score(P.Low) << "\n";
     OS << "- High end impact_score: " << score(P.High) << "\n";
     if (F.T == Tier::Fusion) {
-      auto K = numericMetric(F, "kernel_count");
-      if (K && stringMetric(F, "estimation") != "measured") {
-        int64_t Mod = int64_t(numericMetric(F, "modeled_kernel_count")
-                                  .value_or(*K));
-        OS << "- Coverage: " << Mod << " of " << int64_t(*K)
-           << " kernels modelled";
-        if (Mod < int64_t(*K))
-          OS << " (" << (int64_t(*K) - Mod)
-             << " kernel(s) use measured trace time)";
+      std::optional<int64_t> K = F.Facts.KernelCount;
+      if (K && F.Facts.Estimation != "measured") {
+        int64_t Mod = F.Facts.ModeledKernelCount.value_or(*K);
+        OS << "- Coverage: " << Mod << " of " << *K << " kernels modelled";
+        if (Mod < *K)
+          OS << " (" << (*K - Mod) << " kernel(s) use measured trace time)";
         OS << "\n";
       }
-      std::string Bound = stringMetric(F, "bound_type"),
-                  Type = stringMetric(F, "fusion_type");
+      const std::string &Bound = F.Facts.BoundType,
+                        &Type = F.Facts.FusionType;
       if (!Bound.empty() && !Type.empty())
         OS << "- Fusion pattern: " << Bound << "-bound, " << Type << "\n";
-      std::string Conf = stringMetric(F, "confidence");
+      const std::string &Conf = F.Facts.Confidence;
       if (!Conf.empty())
         OS << "- Confidence: " << Conf << "\n";
     }

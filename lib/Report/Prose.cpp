@@ -39,14 +39,15 @@ struct Facts {
   std::optional<double> TimeMs, PctTotal, Eff, Members, FlopsPerByte;
   std::string Bound, Library, Bucket;
   explicit Facts(const Finding &F) {
-    TimeMs = numericMetric(F, "time_ms");
-    PctTotal = numericMetric(F, "percent_of_total");
-    Eff = numericMetric(F, "efficiency_pct");
-    Members = numericMetric(F, "member_count");
-    FlopsPerByte = numericMetric(F, "flops_per_byte");
-    Bound = stringMetric(F, "bound_type");
-    Library = stringMetric(F, "library");
-    Bucket = stringMetric(F, "eff_bucket");
+    const FindingFacts &Fa = F.Facts;
+    TimeMs = Fa.TimeMs;
+    PctTotal = Fa.PercentOfTotal;
+    Eff = Fa.EfficiencyPct;
+    Members = asDouble(Fa.MemberCount);
+    FlopsPerByte = Fa.FlopsPerByte;
+    Bound = Fa.BoundType;
+    Library = Fa.Library;
+    Bucket = Fa.EffBucket;
   }
 };
 
@@ -89,7 +90,7 @@ Prose writeProse(const PItem &P, const ReportModel &M) {
   R.Title = F.Title.empty() ? Cat + " finding" : F.Title;
   // The card appends " (<library>)" itself, and omits it for Unknown (§9
   // item 4): drop the suffix when a pass already wrote it into its title.
-  std::string Lib = stringMetric(F, "library");
+  const std::string &Lib = F.Facts.Library;
   if (!Lib.empty()) {
     std::string Suffix = " (" + Lib + ")";
     if (StringRef(R.Title).ends_with(Suffix) && R.Title.size() > Suffix.size())
@@ -131,8 +132,8 @@ Prose writeProse(const PItem &P, const ReportModel &M) {
     break;
   }
   case Tier::Fusion: {
-    auto K = numericMetric(F, "kernel_count");
-    auto I = numericMetric(F, "instance_count");
+    std::optional<double> K = asDouble(F.Facts.KernelCount);
+    std::optional<double> I = asDouble(F.Facts.InstanceCount);
     Ins = "A recurring sequence of " +
           (K ? Twine(static_cast<int64_t>(*K)).str() + " kernels"
              : std::string("kernels")) +

@@ -171,28 +171,27 @@ Error ReferenceDataEmitter::writePriorityData(const ReportContext &Ctx,
                                                     P.CategoryRank);
           J.object([&] {
             J.attributeBegin("bound_type");
-            std::string Bound = stringMetric(F, "bound_type");
+            std::string Bound = F.Facts.BoundType;
             if (Bound.empty())
               Bound = P.isHeuristic() ? "unmodeled" : "unknown";
             J.value(Bound);
             J.attributeEnd();
-            std::string Lib = stringMetric(F, "library");
+            const std::string &Lib = F.Facts.Library;
             J.attribute("library", Lib.empty() ? "Unknown" : Lib);
-            std::string Bucket = stringMetric(F, "eff_bucket");
+            const std::string &Bucket = F.Facts.EffBucket;
             J.attribute("eff_bucket", Bucket.empty() ? "unknown" : Bucket);
             J.attribute("estimate_method", P.EstimateMethod);
             jsonOptNumAttr(J, "impact_score", P.Mid);
             jsonOptNumAttr(J, "impact_score_low", P.Low);
             jsonOptNumAttr(J, "impact_score_high", P.High);
-            auto Pct = numericMetric(F, "percent_of_total");
+            std::optional<double> Pct = F.Facts.PercentOfTotal;
             if (Pct && P.isHeuristic()) {
               jsonNumAttr(J, "percent_of_total", *Pct);
             }
             const json::Array *Members =
                 Ref ? Ref->getArray("members") : nullptr;
-            int64_t Count = static_cast<int64_t>(
-                numericMetric(F, "member_count")
-                    .value_or(Members ? Members->size() : 0));
+            int64_t Count = F.Facts.MemberCount.value_or(
+                Members ? static_cast<int64_t>(Members->size()) : 0);
             J.attribute("member_count", Count);
             J.attributeBegin("members");
             J.array([&] {

@@ -35,26 +35,6 @@ std::string categoryKey(StringRef Label) {
   return K;
 }
 
-std::optional<double> numericMetric(const Finding &F, StringRef Name) {
-  const Metric *M = F.findMetric(Name);
-  if (!M)
-    return std::nullopt;
-  if (const double *D = std::get_if<double>(&M->V))
-    return *D;
-  if (const int64_t *I = std::get_if<int64_t>(&M->V))
-    return static_cast<double>(*I);
-  return std::nullopt;
-}
-
-std::string stringMetric(const Finding &F, StringRef Name) {
-  const Metric *M = F.findMetric(Name);
-  if (!M)
-    return "";
-  if (const std::string *S = std::get_if<std::string>(&M->V))
-    return *S;
-  return "";
-}
-
 namespace {
 
 /// The reference visits `category_data/*_metrics.json` in sorted file-name
@@ -66,22 +46,22 @@ std::string metricsFileName(StringRef Key) {
 PItem makeItem(const Finding &F) {
   PItem P;
   P.F = &F;
-  std::string Key = stringMetric(F, "category_key");
+  const std::string &Key = F.Facts.CategoryKey;
   P.CategoryKey = !Key.empty()            ? Key
                   : F.T == Tier::Compute ? categoryKey(F.Category)
                                          : F.Category;
-  // Metrics win: the compute passes attach the reference's rounded values.
-  std::optional<double> Mid = numericMetric(F, "impact_score");
-  if (Mid) {
-    P.Mid = roundTo(*Mid, 2);
-    P.Low = roundTo(numericMetric(F, "impact_score_low").value_or(*Mid), 2);
-    P.High = roundTo(numericMetric(F, "impact_score_high").value_or(*Mid), 2);
+  // The score wins: the compute passes attach the reference's rounded
+  // values.
+  if (const std::optional<ImpactScore> &S = F.Facts.Score) {
+    P.Mid = roundTo(S->Mid, 2);
+    P.Low = roundTo(S->Low.value_or(S->Mid), 2);
+    P.High = roundTo(S->High.value_or(S->Mid), 2);
   } else if (F.Imp.Quantified) {
     P.Low = roundTo(F.Imp.LowPct, 2);
     P.Mid = roundTo(F.Imp.MidPct, 2);
     P.High = roundTo(F.Imp.HighPct, 2);
   }
-  std::string Method = stringMetric(F, "estimate_method");
+  std::string Method = F.Facts.EstimateMethod;
   if (Method.empty())
     Method = F.Imp.Method;
   if (Method != "quantified" && Method != "heuristic")
@@ -109,10 +89,7 @@ std::optional<double> PItem::placeScore() const {
 }
 
 bool inReportFace(const Finding &F, ReportFace Face) {
-  std::string Only = stringMetric(F, "report_face");
-  if (Only.empty())
-    return true;
-  return Only == (Face == ReportFace::Tl ? "tl" : "reference");
+  return !F.Facts.OnlyFace || *F.Facts.OnlyFace == Face;
 }
 
 ReportModel ReportModel::build(ArrayRef<Finding> Findings, Utilization U,
@@ -135,7 +112,7 @@ ReportModel ReportModel::build(ArrayRef<Finding> Findings, Utilization U,
       P.Path = Paths[FI];
     unsigned &N = Seen[{F.Pass, P.CategoryKey}];
     ++N;
-    std::optional<double> R = numericMetric(F, "rank");
+    std::optional<int64_t> R = F.Facts.Rank;
     P.CategoryRank = R && *R >= 1 ? static_cast<unsigned>(*R) : N;
     M.Items[unsigned(F.T)].push_back(std::move(P));
   }
@@ -166,8 +143,8 @@ ReportModel ReportModel::build(ArrayRef<Finding> Findings, Utilization U,
     It->Low += *P.Low;
     It->Mid += *P.Mid;
     It->High += *P.High;
-    It->OperationCount += static_cast<uint64_t>(
-        numericMetric(*P.F, "member_count").value_or(1));
+    It->OperationCount +=
+        static_cast<uint64_t>(P.F->Facts.MemberCount.value_or(1));
   }
   for (CategoryRollup &R : M.Rollups) {
     R.Low = roundTo(R.Low, 2);
@@ -194,14 +171,12 @@ ReportModel ReportModel::build(ArrayRef<Finding> Findings, Utilization U,
   for (std::vector<PItem> &V : M.Items)
     for (PItem &P : V) {
       if (!P.scored()) {
-        if (std::optional<double> Pct =
-                numericMetric(*P.F, "percent_of_total"))
+        const FindingFacts &Fa = P.F->Facts;
+        if (std::optional<double> Pct = Fa.PercentOfTotal)
           P.CoveredPct = *Pct;
-        else if (std::optional<double> Exp =
-                     numericMetric(*P.F, "exposed_percent_of_total"))
+        else if (std::optional<double> Exp = Fa.ExposedPercentOfTotal)
           P.CoveredPct = *Exp;
-        else if (std::optional<double> Ms = numericMetric(*P.F, "time_ms");
-                 Ms && U.TotalMs > 0)
+        else if (std::optional<double> Ms = Fa.TimeMs; Ms && U.TotalMs > 0)
           P.CoveredPct = *Ms / U.TotalMs * 100;
       }
       All.push_back(&P);

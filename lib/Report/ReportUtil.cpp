@@ -6,6 +6,7 @@
 #include "tl/Report/Emitter.h"
 #include "tl/Report/ReportModel.h"
 #include "tl/Support/PyFormat.h"
+#include "tl/Support/PyValue.h"
 #include "tl/Support/RelativePath.h"
 
 #include "llvm/ADT/SmallVector.h"
@@ -13,9 +14,6 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
-
-#include <rapidjson/memorystream.h>
-#include <rapidjson/reader.h>
 
 #include <algorithm>
 #include <deque>
@@ -30,66 +28,21 @@ namespace tl {
 struct ReportCache {
   std::once_flag MetricsOnce;
   MetricsArtifacts Metrics;
-  /// The metrics artifacts that came without Artifact::Json, parsed here.
+  /// The metrics documents, and the metrics artifacts that came without
+  /// Artifact::Json, parsed here.
   std::deque<json::Value> ParsedMetrics;
-  std::once_flag FusionOnce;
-  size_t FusionCandidates = 0;
   /// By ReportFace.
   std::once_flag ModelOnce[2];
   std::optional<ReportModel> Model[2];
 };
 
-namespace {
-
-/// Counts the elements of a top-level JSON array, building nothing: the
-/// kernel-fusion pass's candidate list grows with the kernels, and parsing
-/// it into a json::Value only to count it took 30x its size (issue 25).
-struct TopLevelCounter
-    : rapidjson::BaseReaderHandler<rapidjson::UTF8<>, TopLevelCounter> {
-  unsigned Depth = 0;
-  bool RootIsArray = false;
-  size_t Count = 0;
-  bool Default() { // every scalar
-    if (Depth == 1)
-      ++Count;
-    return true;
-  }
-  bool open(bool IsArray) {
-    if (Depth == 0)
-      RootIsArray = IsArray;
-    else if (Depth == 1)
-      ++Count;
-    ++Depth;
-    return true;
-  }
-  bool StartObject() { return open(false); }
-  bool StartArray() { return open(true); }
-  bool close() {
-    --Depth;
-    return true;
-  }
-  bool EndObject(rapidjson::SizeType) { return close(); }
-  bool EndArray(rapidjson::SizeType) { return close(); }
-};
-
-/// The element count of Text's top-level array; 0 when Text is not valid
-/// JSON (UTF-8 checked, as json::parse does) or not an array.
-size_t topLevelArraySize(StringRef Text) {
-  rapidjson::MemoryStream S(Text.data(), Text.size());
-  TopLevelCounter H;
-  rapidjson::Reader R;
-  constexpr unsigned Flags = rapidjson::kParseIterativeFlag |
-                             rapidjson::kParseValidateEncodingFlag |
-                             rapidjson::kParseFullPrecisionFlag;
-  if (R.Parse<Flags>(S, H).IsError() || !H.RootIsArray)
-    return 0;
-  return H.Count;
-}
-
-} // namespace
 
 std::shared_ptr<ReportCache> makeReportCache() {
   return std::make_shared<ReportCache>();
+}
+
+std::string metricsFileName(StringRef Key) {
+  return (Key + "_metrics.json").str();
 }
 
 const MetricsArtifacts &metricsArtifacts(const ReportContext &Ctx) {
@@ -97,6 +50,16 @@ const MetricsArtifacts &metricsArtifacts(const ReportContext &Ctx) {
   // Four emitters read these; parsing them was a tenth of the report
   // phase on small traces.
   std::call_once(C.MetricsOnce, [&] {
+    if (Ctx.Data)
+      for (const CategoryMetrics &M : Ctx.Data->Metrics) {
+        // What json::parse of the written file gives; a document JSON
+        // cannot hold (a NaN) is written but not read, as before.
+        std::optional<json::Value> V =
+            M.Doc ? pyJsonValue(*M.Doc) : std::nullopt;
+        if (V)
+          C.Metrics.emplace(metricsFileName(M.Key),
+                            &C.ParsedMetrics.emplace_back(std::move(*V)));
+      }
     for (const Artifact &A : Ctx.Artifacts) {
       StringRef P = A.Path;
       if (!P.consume_front("category_data/") || !P.ends_with("_metrics.json") ||
@@ -133,20 +96,7 @@ std::string reportTracePath(const ReportContext &Ctx) {
 ManifestSystemEntries manifestSystemEntries(const ReportContext &Ctx,
                                             const ReportModel &M) {
   ManifestSystemEntries E;
-  ReportCache &C = *Ctx.Cache;
-  std::call_once(C.FusionOnce, [&] {
-    for (const Artifact &A : Ctx.Artifacts) {
-      if (A.Path != "category_data/fusion_candidates.json")
-        continue;
-      if (A.Json) {
-        const json::Array *Arr = A.Json->getAsArray();
-        C.FusionCandidates = Arr ? Arr->size() : 0;
-      } else {
-        C.FusionCandidates = topLevelArraySize(A.Content);
-      }
-    }
-  });
-  E.FusionCandidates = C.FusionCandidates;
+  E.FusionCandidates = Ctx.Data ? Ctx.Data->FusionCandidates : 0;
   const GpuTimeline &TL = Ctx.AM.get<GpuTimeline>();
   E.MultiKernel = TL.totalCommTime() > 0 || TL.totalMemcpyTime() > 0;
   E.KernelFusion = E.FusionCandidates > 0 || !M.items(Tier::Fusion).empty();

@@ -25,18 +25,21 @@ namespace tl {
 
 struct ReportContext;
 
-/// The passes' category_data/<x>_metrics.json artifacts, parsed, keyed by
-/// file name (sorted: the reference visits them in that order, §7).
-/// Unparsable artifacts are skipped.
-/// Parsed once per report (ReportContext::Cache), whichever emitter asks
-/// first; artifacts that carry Artifact::Json are not parsed again.
+/// The categories' metrics documents (ReportData::Metrics, and a plugin's
+/// category_data/<x>_metrics.json artifacts), as JSON, keyed by file name
+/// (sorted: the reference visits them in that order, §7). Unparsable
+/// artifacts are skipped. Built once per report (ReportContext::Cache),
+/// whichever emitter asks first.
 using MetricsArtifacts = std::map<std::string, const llvm::json::Value *>;
 const MetricsArtifacts &metricsArtifacts(const ReportContext &Ctx);
 
+/// "<Key>_metrics.json", the file category_data/ holds Key's metrics in.
+std::string metricsFileName(llvm::StringRef Key);
+
 /// The optional system entries of the manifest (§3.7): multi_kernel when
 /// the trace has memcpy or communication, kernel_fusion when there are
-/// fusion candidates (artifact category_data/fusion_candidates.json) or
-/// fusion findings. FusionCandidates is the candidate count (0 if none).
+/// fusion candidates (ReportData::FusionCandidates, handed over by a pass)
+/// or fusion findings. FusionCandidates is the candidate count (0 if none).
 struct ManifestSystemEntries {
   bool MultiKernel = false;
   bool KernelFusion = false;

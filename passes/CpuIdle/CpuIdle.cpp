@@ -19,6 +19,7 @@
 #include "tl/Pass/Pass.h"
 #include "tl/Pass/PassRegistry.h"
 #include "tl/Report/FindingSink.h"
+#include "tl/Support/PyValue.h"
 #include "tl/Support/NumberFormat.h"
 #include "tl/Support/PyFormat.h"
 
@@ -213,102 +214,93 @@ llvm::Error CpuIdlePass::run(const Trace &T, AnalysisManager &AM,
   if (QC.GraphLaunches > 0)
     Graphs.emplace(T, TL, LS);
 
-  std::string Json;
   {
-    llvm::raw_string_ostream OS(Json);
-    llvm::json::OStream J(OS, 2);
-    J.object([&] {
-      J.attribute("status", "OK");
-      J.attribute("idle_flagged", Flagged);
-      J.attributeObject("gpu_utilization", [&] {
-        jsonNumAttr(J, "total_time_ms", pyRound(Total / 1000, 3));
-        jsonNumAttr(J, "idle_time_ms", pyRound(TL.idleTime() / 1000, 3));
-        jsonNumAttr(J, "idle_time_percent", IdlePct);
-        jsonNumAttr(J, "computation_percent",
-                    pyRound(TL.percent(TL.computationTime()), 2));
-        jsonNumAttr(J, "communication_percent",
-                    pyRound(TL.percent(TL.exposedCommTime()), 2));
-        jsonNumAttr(J, "memcpy_percent",
-                    pyRound(TL.percent(TL.exposedMemcpyTime()), 2));
-      });
-      J.attributeObject("kernel_analysis", [&] {
-        J.attribute("short_kernel_count", static_cast<int64_t>(KShort));
-        J.attribute("total_kernel_count", static_cast<int64_t>(KCount));
-        jsonNumAttr(J, "avg_kernel_time_us",
-                    KCount ? pyRound(KUs / KCount, 2) : 0.0);
-        J.attributeObject("kernel_count_by_category", [&] {
-          for (auto &[C, N] : ByCat)
-            J.attribute(C, N);
-        });
-      });
-      J.attributeArray("impact_estimates", [] {});
-      J.attributeObject("tl_extensions", [&] {
-        J.attributeObject("idle_by_cause", [&] {
-          jsonNumAttr(J, "sync_wait_ms", pyRound(LS.idleSyncUs() / 1000, 3));
-          jsonNumAttr(J, "launch_bound_ms",
-                      pyRound(LS.idleLaunchUs() / 1000, 3));
-          jsonNumAttr(J, "no_host_activity_ms",
-                      pyRound(LS.idleNoHostUs() / 1000, 3));
-          J.attribute("gap_count", static_cast<int64_t>(LS.gaps().size()));
-        });
-        J.attributeObject("launch", [&] {
-          J.attribute("kernel_count", static_cast<int64_t>(LS.kernelCount()));
-          jsonNumAttr(J, "mean_latency_us", pyRound(LS.meanLatencyUs(), 3));
-          jsonNumAttr(J, "median_latency_us", pyRound(LS.medianLatencyUs(), 3));
-          jsonNumAttr(J, "p90_latency_us", pyRound(LS.p90LatencyUs(), 3));
-          J.attribute("shorter_than_launch",
-                      static_cast<int64_t>(LS.shorterThanLaunch()));
-          jsonNumAttr(J, "launch_rate_per_s",
-                      pyRound(LS.launchRatePerSec(), 1));
-        });
-        J.attributeArray("largest_gaps", [&] {
-          for (const IdleGap *G : Largest)
-            J.object([&] {
-              jsonNumAttr(J, "start_us", G->Start);
-              jsonNumAttr(J, "idle_us", pyRound(G->length(), 3));
-              jsonNumAttr(J, "sync_wait_us", pyRound(G->SyncUs, 3));
-              jsonNumAttr(J, "launch_bound_us", pyRound(G->LaunchUs, 3));
-              jsonNumAttr(J, "no_host_activity_us", pyRound(G->NoHostUs, 3));
-              J.attribute("kernel_before", OpName(G->KernelBefore));
-              J.attribute("kernel_after", OpName(G->KernelAfter));
-              J.attribute("op_after", OpName(G->OpAfter));
-            });
-        });
-        if (Graphs)
-          J.attributeObject("graph_replay", [&] {
-            J.attribute("graph_launches",
-                        static_cast<int64_t>(Graphs->Launches));
-            J.attribute("replayed_kernel_count",
-                        static_cast<int64_t>(Graphs->ReplayedKernels));
-            jsonNumAttr(J, "replayed_kernel_time_ms",
-                        pyRound(Graphs->ReplayedUs / 1000, 3));
-            jsonNumAttr(J, "replayed_kernel_time_percent",
-                        pyRound(Graphs->replayedPct(), 2));
-            J.attribute("eager_kernel_count",
-                        static_cast<int64_t>(Graphs->EagerKernels));
-            jsonNumAttr(J, "eager_kernel_time_ms",
-                        pyRound(Graphs->EagerUs / 1000, 3));
-            jsonNumAttr(J, "idle_inside_replays_ms",
-                        pyRound(Graphs->IdleInsideUs / 1000, 3));
-            jsonNumAttr(J, "idle_outside_replays_ms",
-                        pyRound(Graphs->IdleOutsideUs / 1000, 3));
-            J.attributeArray("host_ops_outside_replays", [&] {
-              for (size_t I = 0; I < Graphs->Outside.size() && I < topGaps;
-                   ++I)
-                J.object([&] {
-                  const GraphReplayHost::HostOp &H = Graphs->Outside[I];
-                  J.attribute("name", H.Name);
-                  J.attribute("count", static_cast<int64_t>(H.Count));
-                  jsonNumAttr(J, "host_time_ms", pyRound(H.HostUs / 1000, 3));
-                  jsonNumAttr(J, "gpu_time_ms", pyRound(H.GpuUs / 1000, 3));
-                });
-            });
-          });
-      });
-    });
-    OS << "\n";
+  // category_data/cpu_idle_metrics.json, written by the report.
+  using Items = std::vector<std::pair<std::string, PyValue>>;
+  auto Real = [](double V) { return PyValue::real(V); };
+  auto Int = [](uint64_t V) {
+    return PyValue::integer(static_cast<int64_t>(V));
+  };
+  Items Util = {
+      {"total_time_ms", Real(pyRound(Total / 1000, 3))},
+      {"idle_time_ms", Real(pyRound(TL.idleTime() / 1000, 3))},
+      {"idle_time_percent", Real(IdlePct)},
+      {"computation_percent",
+       Real(pyRound(TL.percent(TL.computationTime()), 2))},
+      {"communication_percent",
+       Real(pyRound(TL.percent(TL.exposedCommTime()), 2))},
+      {"memcpy_percent", Real(pyRound(TL.percent(TL.exposedMemcpyTime()), 2))}};
+  Items ByCatItems;
+  for (auto &[C, N] : ByCat)
+    ByCatItems.push_back({C, PyValue::integer(N)});
+  Items Kernels = {
+      {"short_kernel_count", Int(KShort)},
+      {"total_kernel_count", Int(KCount)},
+      {"avg_kernel_time_us", Real(KCount ? pyRound(KUs / KCount, 2) : 0.0)},
+      {"kernel_count_by_category", PyValue::dict(std::move(ByCatItems))}};
+  Items IdleByCause = {
+      {"sync_wait_ms", Real(pyRound(LS.idleSyncUs() / 1000, 3))},
+      {"launch_bound_ms", Real(pyRound(LS.idleLaunchUs() / 1000, 3))},
+      {"no_host_activity_ms", Real(pyRound(LS.idleNoHostUs() / 1000, 3))},
+      {"gap_count", Int(LS.gaps().size())}};
+  Items Launch = {
+      {"kernel_count", Int(LS.kernelCount())},
+      {"mean_latency_us", Real(pyRound(LS.meanLatencyUs(), 3))},
+      {"median_latency_us", Real(pyRound(LS.medianLatencyUs(), 3))},
+      {"p90_latency_us", Real(pyRound(LS.p90LatencyUs(), 3))},
+      {"shorter_than_launch", Int(LS.shorterThanLaunch())},
+      {"launch_rate_per_s", Real(pyRound(LS.launchRatePerSec(), 1))}};
+  std::vector<PyValue> GapList;
+  for (const IdleGap *G : Largest)
+    GapList.push_back(PyValue::dict(
+        {{"start_us", Real(G->Start)},
+         {"idle_us", Real(pyRound(G->length(), 3))},
+         {"sync_wait_us", Real(pyRound(G->SyncUs, 3))},
+         {"launch_bound_us", Real(pyRound(G->LaunchUs, 3))},
+         {"no_host_activity_us", Real(pyRound(G->NoHostUs, 3))},
+         {"kernel_before", PyValue::str(OpName(G->KernelBefore))},
+         {"kernel_after", PyValue::str(OpName(G->KernelAfter))},
+         {"op_after", PyValue::str(OpName(G->OpAfter))}}));
+  Items Ext = {{"idle_by_cause", PyValue::dict(std::move(IdleByCause))},
+               {"launch", PyValue::dict(std::move(Launch))},
+               {"largest_gaps", PyValue::list(std::move(GapList))}};
+  if (Graphs) {
+    std::vector<PyValue> Outside;
+    for (size_t I = 0; I < Graphs->Outside.size() && I < topGaps; ++I) {
+      const GraphReplayHost::HostOp &H = Graphs->Outside[I];
+      Outside.push_back(
+          PyValue::dict({{"name", PyValue::str(H.Name)},
+                         {"count", Int(H.Count)},
+                         {"host_time_ms", Real(pyRound(H.HostUs / 1000, 3))},
+                         {"gpu_time_ms", Real(pyRound(H.GpuUs / 1000, 3))}}));
+    }
+    Ext.push_back(
+        {"graph_replay",
+         PyValue::dict(
+             {{"graph_launches", Int(Graphs->Launches)},
+              {"replayed_kernel_count", Int(Graphs->ReplayedKernels)},
+              {"replayed_kernel_time_ms",
+               Real(pyRound(Graphs->ReplayedUs / 1000, 3))},
+              {"replayed_kernel_time_percent",
+               Real(pyRound(Graphs->replayedPct(), 2))},
+              {"eager_kernel_count", Int(Graphs->EagerKernels)},
+              {"eager_kernel_time_ms", Real(pyRound(Graphs->EagerUs / 1000, 3))},
+              {"idle_inside_replays_ms",
+               Real(pyRound(Graphs->IdleInsideUs / 1000, 3))},
+              {"idle_outside_replays_ms",
+               Real(pyRound(Graphs->IdleOutsideUs / 1000, 3))},
+              {"host_ops_outside_replays", PyValue::list(std::move(Outside))}})});
   }
-  Sink.artifact("category_data/cpu_idle_metrics.json", std::move(Json));
+  Sink.categoryMetrics(
+      "cpu_idle",
+      PyValue::dict({{"status", PyValue::str("OK")},
+                     {"idle_flagged", PyValue::boolean(Flagged)},
+                     {"gpu_utilization", PyValue::dict(std::move(Util))},
+                     {"kernel_analysis", PyValue::dict(std::move(Kernels))},
+                     {"impact_estimates", PyValue::list({})},
+                     {"tl_extensions", PyValue::dict(std::move(Ext))}}),
+      /*TrailingNewline=*/true);
+  }
 
   if (!Flagged)
     return llvm::Error::success();
@@ -456,9 +448,9 @@ llvm::Error CpuIdlePass::run(const Trace &T, AnalysisManager &AM,
       .insight(Insight)
       .metric("idle_time_percent", IdlePct, "%")
       .metric("idle_time_ms", pyRound(TL.idleTime() / 1000, 3), "ms")
-      .metric("percent_of_total", IdlePct, "%")
+      .share(IdlePct)
       .metric("dominant_cause", Cause)
-      .metric("kernel_count", static_cast<int64_t>(LS.kernelCount()))
+      .kernels(static_cast<int64_t>(LS.kernelCount()))
       .metric("short_kernel_count", static_cast<int64_t>(KShort))
       .metric("kernels_shorter_than_launch",
               static_cast<int64_t>(LS.shorterThanLaunch()))

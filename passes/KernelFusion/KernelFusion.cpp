@@ -19,6 +19,7 @@
 #include "tl/Pass/Pass.h"
 #include "tl/Pass/PassRegistry.h"
 #include "tl/Report/FindingSink.h"
+#include "tl/Support/PyValue.h"
 #include "tl/Support/KernelName.h"
 #include "tl/Support/NumberFormat.h"
 #include "tl/Support/PyFormat.h"
@@ -137,88 +138,84 @@ public:
     if (Comparative) {
       const auto &CF = AM.get<ComparativeFusionCandidates>();
       Sink.artifact("category_data/fusion_candidates.json", CF.toJson());
+      Sink.fusionCandidates(CF.candidates().size());
       if (CF.candidates().empty())
         return llvm::Error::success(); // the reference skips the analyzer
       R = estimateComparativeFusion(CF.candidates(), P);
     } else {
       const FusionCandidates &FC = AM.get<FusionCandidates>();
       Sink.artifact("category_data/fusion_candidates.json", FC.toJson());
+      Sink.fusionCandidates(FC.candidates().size());
       if (FC.candidates().empty())
         return llvm::Error::success(); // the reference skips the analyzer
       R = estimateFusion(FC.candidates(), FC.perfLookup(), P);
       Lookup = &FC.perfLookup();
     }
 
-    std::string Json;
-    llvm::raw_string_ostream OS(Json);
-    {
-      llvm::json::OStream J(OS, 2);
-      J.object([&] {
-        J.attribute("category", "kernel_fusion");
-        if (R.NoData) {
-          J.attribute("status", "NO_DATA");
-          J.attribute("candidate_count", 0);
-          J.attributeArray("impact_estimates", [] {});
-          return;
-        }
-        J.attribute("status", "OK");
-        jsonNumAttr(J, "total_time_ms", pyRound(R.TotalTimeMs, 3));
-        J.attribute("candidate_count", static_cast<int64_t>(R.CandidateCount));
-        J.attribute("estimated_count",
-                    static_cast<int64_t>(R.Estimates.size()));
-        double Sum = 0;
-        for (const FusionEstimate &E : R.Estimates)
-          Sum += E.ImpactMid;
-        jsonNumAttr(J, "total_impact_score", pyRound(Sum, 2));
-        const std::optional<ArchSpec> &A = AM.options().Arch;
-        J.attribute("platform", A ? A->Name : std::string());
-        if (A)
-          jsonNumAttr(J, "peak_hbm_bw_tbs", A->MemBwGBps / 1000);
-        else
-          J.attribute("peak_hbm_bw_tbs", nullptr);
-        J.attributeArray("impact_estimates", [&] {
-          for (const FusionEstimate &E : R.Estimates)
-            J.object([&] {
-              J.attribute("operation", E.Operation);
-              J.attribute("category", "kernel_fusion");
-              J.attribute("type", "kernel_fusion");
-              jsonNumAttr(J, "impact_score", E.ImpactMid);
-              jsonNumAttr(J, "impact_score_low", E.ImpactLow);
-              jsonNumAttr(J, "impact_score_high", E.ImpactHigh);
-              J.attribute("estimation", E.Estimation);
-              J.attribute("bound_type", E.BoundType);
-              jsonNumAttr(J, "time_ms", E.TimeMs);
-              J.attribute("instance_count",
-                          static_cast<int64_t>(E.InstanceCount));
-              J.attribute("kernel_count", static_cast<int64_t>(E.KernelCount));
-              J.attribute("modeled_kernel_count",
-                          static_cast<int64_t>(E.ModeledKernelCount));
-              if (E.DeltaKernelCount)
-                J.attribute("delta_kernel_count",
-                            static_cast<int64_t>(*E.DeltaKernelCount));
-              J.attribute("confidence", E.Confidence);
-              J.attributeArray("affected_gpu_kernels", [&] {
-                for (const std::string &K : E.Kernels)
-                  J.value(K);
-              });
-              J.attribute("fusion_type", E.FusionType);
-              if (!E.Warning.empty())
-                J.attribute("warning", E.Warning);
-            });
-        });
-        if (!R.Warnings.empty())
-          J.attributeArray("warnings", [&] {
-            for (const std::string &W : R.Warnings)
-              J.value(W);
-          });
-        J.attributeObject("high_confidence_kernel_map", [&] {
-          for (const auto &[K, Op] : R.HighConfidenceMap)
-            J.attribute(K, Op);
-        });
-      });
-      OS << "\n";
+    // category_data/kernel_fusion_metrics.json, written by the report.
+    using Items = std::vector<std::pair<std::string, PyValue>>;
+    auto Str = [](llvm::StringRef V) { return PyValue::str(V); };
+    auto Int = [](uint64_t V) {
+      return PyValue::integer(static_cast<int64_t>(V));
+    };
+    Items Doc = {{"category", Str("kernel_fusion")}};
+    if (R.NoData) {
+      Doc.push_back({"status", Str("NO_DATA")});
+      Doc.push_back({"candidate_count", PyValue::integer(0)});
+      Doc.push_back({"impact_estimates", PyValue::list({})});
+    } else {
+      Doc.push_back({"status", Str("OK")});
+      Doc.push_back({"total_time_ms", PyValue::real(pyRound(R.TotalTimeMs, 3))});
+      Doc.push_back({"candidate_count", Int(R.CandidateCount)});
+      Doc.push_back({"estimated_count", Int(R.Estimates.size())});
+      double Sum = 0;
+      for (const FusionEstimate &E : R.Estimates)
+        Sum += E.ImpactMid;
+      Doc.push_back({"total_impact_score", PyValue::real(pyRound(Sum, 2))});
+      const std::optional<ArchSpec> &A = AM.options().Arch;
+      Doc.push_back({"platform", Str(A ? A->Name : std::string())});
+      Doc.push_back({"peak_hbm_bw_tbs",
+                     A ? PyValue::real(A->MemBwGBps / 1000) : PyValue::none()});
+      std::vector<PyValue> Estimates;
+      for (const FusionEstimate &E : R.Estimates) {
+        Items X = {{"operation", Str(E.Operation)},
+                   {"category", Str("kernel_fusion")},
+                   {"type", Str("kernel_fusion")},
+                   {"impact_score", PyValue::real(E.ImpactMid)},
+                   {"impact_score_low", PyValue::real(E.ImpactLow)},
+                   {"impact_score_high", PyValue::real(E.ImpactHigh)},
+                   {"estimation", Str(E.Estimation)},
+                   {"bound_type", Str(E.BoundType)},
+                   {"time_ms", PyValue::real(E.TimeMs)},
+                   {"instance_count", Int(E.InstanceCount)},
+                   {"kernel_count", Int(E.KernelCount)},
+                   {"modeled_kernel_count", Int(E.ModeledKernelCount)}};
+        if (E.DeltaKernelCount)
+          X.push_back({"delta_kernel_count", Int(*E.DeltaKernelCount)});
+        X.push_back({"confidence", Str(E.Confidence)});
+        std::vector<PyValue> Ks;
+        for (const std::string &K : E.Kernels)
+          Ks.push_back(Str(K));
+        X.push_back({"affected_gpu_kernels", PyValue::list(std::move(Ks))});
+        X.push_back({"fusion_type", Str(E.FusionType)});
+        if (!E.Warning.empty())
+          X.push_back({"warning", Str(E.Warning)});
+        Estimates.push_back(PyValue::dict(std::move(X)));
+      }
+      Doc.push_back({"impact_estimates", PyValue::list(std::move(Estimates))});
+      if (!R.Warnings.empty()) {
+        std::vector<PyValue> Ws;
+        for (const std::string &W : R.Warnings)
+          Ws.push_back(Str(W));
+        Doc.push_back({"warnings", PyValue::list(std::move(Ws))});
+      }
+      Items Map;
+      for (const auto &[K, Op] : R.HighConfidenceMap)
+        Map.push_back({K, Str(Op)});
+      Doc.push_back({"high_confidence_kernel_map", PyValue::dict(std::move(Map))});
     }
-    Sink.artifact("category_data/kernel_fusion_metrics.json", std::move(Json));
+    Sink.categoryMetrics("kernel_fusion", PyValue::dict(std::move(Doc)),
+                         /*TrailingNewline=*/true);
 
     // Kernels already counted by an estimate reported above (candidates
     // nest: BatchNorm2d holds aten::native_batch_norm's kernels).
@@ -290,19 +287,16 @@ private:
                       "Fuse " + Pattern + " in " + shortKernelName(E.Operation) + " (" +
                           std::to_string(E.KernelCount) + " kernels)")
               .key(E.Operation)
-              .metric("impact_score", Mid, "%")
-              .metric("impact_score_low", Low, "%")
-              .metric("impact_score_high", High, "%")
-              .metric("time_ms", TimeMs, "ms")
+              .score(Low, Mid, High)
+              .time(TimeMs)
               .metric("savings_ms", SavingsMs, "ms")
-              .metric("instance_count", static_cast<int64_t>(Instances))
-              .metric("kernel_count", static_cast<int64_t>(E.KernelCount))
-              .metric("modeled_kernel_count",
-                      static_cast<int64_t>(E.ModeledKernelCount))
-              .metric("bound_type", E.BoundType)
-              .metric("fusion_type", E.FusionType)
-              .metric("confidence", E.Confidence)
-              .metric("estimation", E.Estimation)
+              .instances(static_cast<int64_t>(Instances))
+              .kernels(static_cast<int64_t>(E.KernelCount))
+              .modeledKernels(static_cast<int64_t>(E.ModeledKernelCount))
+              .boundType(E.BoundType)
+              .fusionType(E.FusionType)
+              .confidence(E.Confidence)
+              .estimation(E.Estimation)
               .evidence(std::move(Tables.front()))
               .impact(Low, Mid, High,
                       Comparative ? "measured gap to reference" : "roofline")

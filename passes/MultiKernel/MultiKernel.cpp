@@ -482,8 +482,8 @@ llvm::Error MultiKernelPass::run(const Trace &T, AnalysisManager &AM,
                  " KiB each on average, at " + Rate.rateText() + ".")
         .metric("direction", copyDirName(I.Dir))
         .metric("count", static_cast<int64_t>(I.Count))
-        .metric("time_ms", pyRound(I.TimeMs, 3), "ms")
-        .metric("percent_of_total", pyRound(I.Pct, 2), "%")
+        .time(pyRound(I.TimeMs, 3))
+        .share(pyRound(I.Pct, 2))
         .metric("avg_bytes", I.AvgBytes, "B")
         .metric("flagged_by_count", I.ByCount)
         .metric("flagged_by_time", I.ByTime)
@@ -527,8 +527,8 @@ llvm::Error MultiKernelPass::run(const Trace &T, AnalysisManager &AM,
                  " of the end-to-end time, at " + Rate.rateText() + ".")
         .metric("direction", Peer ? "P2P" : "D2D")
         .metric("count", static_cast<int64_t>(Rate.Count))
-        .metric("time_ms", pyRound(Ms, 3), "ms")
-        .metric("percent_of_total", pyRound(Pct, 2), "%")
+        .time(pyRound(Ms, 3))
+        .share(pyRound(Pct, 2))
         .metric("link", copyLinkName(L))
         .metric("cause", StringRef(Rate.mechanism()));
     if (Rate.AvgBytes)
@@ -620,7 +620,7 @@ llvm::Error MultiKernelPass::run(const Trace &T, AnalysisManager &AM,
             .metric("exposed_comm_ms", pyRound(W.exposedCommTime() / 1000, 3),
                     "ms")
             .metric("total_comm_ms", pyRound(WCommUs / 1000, 3), "ms")
-            .metric("exposed_percent_of_total", WExposedPct, "%")
+            .exposedShare(WExposedPct)
             .metric("blocking_flagged", Blocking)
             .metric("overlap_flagged", Overlap)
             .metric("collective_count",

@@ -124,11 +124,11 @@ struct CategoryResult {
   std::string metricsJson() const;
 };
 
-/// The NO_DATA metrics file of an absent category (§6.9): category,
+/// The NO_DATA metrics document of an absent category (§6.9): category,
 /// status, comparison_scope, message, zero totals, empty operations and
 /// category_specific, no impact fields.
-std::string noDataMetricsJson(llvm::StringRef Key, llvm::StringRef Message,
-                              bool Comparative);
+PyValue noDataMetrics(llvm::StringRef Key, llvm::StringRef Message,
+                      bool Comparative);
 
 /// Run the shared core over one category.
 CategoryResult analyzeCategory(const ComputeInput &In, llvm::StringRef Key,

@@ -14,6 +14,7 @@
 #include "tl/Pass/PassPipeline.h"
 #include "tl/Report/Emitter.h"
 #include "tl/Report/Finding.h"
+#include "tl/Report/ReportData.h"
 
 #include <functional>
 #include <memory>
@@ -32,6 +33,7 @@ struct PassResult {
   std::string Message;
   std::vector<Finding> Findings;
   std::vector<Artifact> Artifacts;
+  ReportData Data;
   double WallSeconds = 0;
   double CpuSeconds = 0;
   std::vector<StatisticValue> Statistics;
@@ -86,6 +88,8 @@ private:
 std::vector<Finding> collectFindings(std::vector<PassResult> &Results);
 /// Artifacts of all results in pipeline order (moves them out).
 std::vector<Artifact> collectArtifacts(std::vector<PassResult> &Results);
+/// The typed report data of all results in pipeline order (moves it out).
+ReportData collectReportData(std::vector<PassResult> &Results);
 std::vector<FailedPass> collectFailures(llvm::ArrayRef<PassResult> Results);
 std::vector<PassRunInfo> collectRunInfo(llvm::ArrayRef<PassResult> Results);
 

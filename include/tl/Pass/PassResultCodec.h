@@ -14,6 +14,7 @@
 #define TL_PASS_PASSRESULTCODEC_H
 
 #include "tl/Report/Finding.h"
+#include "tl/Report/ReportData.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
@@ -31,6 +32,7 @@ struct PassOutput {
   std::string Message;
   std::vector<Finding> Findings;
   std::vector<Artifact> Artifacts;
+  ReportData Data;
   /// The pass's statistics in declaration order (Pass::statistics()).
   std::vector<uint64_t> StatisticValues;
 };

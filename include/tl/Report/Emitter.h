@@ -15,6 +15,7 @@
 #define TL_REPORT_EMITTER_H
 
 #include "tl/Report/Finding.h"
+#include "tl/Report/ReportData.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
@@ -101,6 +102,9 @@ struct ReportContext {
   /// Every pass of the requested pipeline (before the quality gate), as it
   /// describes itself: the manifest's skill names come from here.
   llvm::ArrayRef<PassDescription> Scheduled = {};
+  /// The typed data behind the reference-schema files (ReportData.h);
+  /// null: none.
+  const ReportData *Data = nullptr;
   /// Shared by the emitters (they may run on several threads).
   std::shared_ptr<ReportCache> Cache = makeReportCache();
   /// The directory the report will be in ("" = OutputDir).

@@ -100,6 +100,60 @@ struct Artifact {
   std::shared_ptr<const llvm::json::Value> Json;
 };
 
+/// Which report a finding is for: tl's own (findings.json, analysis.md, ...)
+/// or the reference-compatible files (priority_data.json).
+enum class ReportFace { Tl, Reference };
+
+/// The reference's impact score of a finding (priority_data.json's
+/// impact_score, _low, _high; percent of end-to-end time). When set it is
+/// what the report ranks by, over Impact's triple.
+struct ImpactScore {
+  double Mid = 0;
+  /// Absent: Mid.
+  std::optional<double> Low, High;
+};
+
+/// What the report reads from a finding, as typed members: the pass →
+/// report contract (docs/ReportFormat.md, "The pass → report contract").
+/// FindingBuilder's setters fill a member and list it in Finding::Metrics
+/// too, under its findings.json name (given with each member); the report
+/// never looks a metric up by name. Absent members: the pass does not say.
+struct FindingFacts {
+  /// Time the finding covers, ms (time_ms).
+  std::optional<double> TimeMs;
+  /// That time's share of the trace window, % (percent_of_total).
+  std::optional<double> PercentOfTotal;
+  /// Share of the window during which it is exposed (not overlapped with
+  /// compute), % (exposed_percent_of_total).
+  std::optional<double> ExposedPercentOfTotal;
+  /// impact_score, impact_score_low, impact_score_high.
+  std::optional<ImpactScore> Score;
+  /// "quantified" / "heuristic" (estimate_method); empty: Impact::Method.
+  std::string EstimateMethod;
+  /// Operations a group holds (member_count), instances of a pattern
+  /// (instance_count), kernels and modelled kernels in it (kernel_count,
+  /// modeled_kernel_count).
+  std::optional<int64_t> MemberCount, InstanceCount, KernelCount,
+      ModeledKernelCount;
+  /// Rank within (pass, category), from 1 (rank); absent: emission order.
+  std::optional<int64_t> Rank;
+  /// The category's file key (category_key, "gemm" of gemm_metrics.json);
+  /// empty: derived from Finding::Category.
+  std::string CategoryKey;
+  /// "compute" / "memory" (bound_type), library (library), efficiency
+  /// bucket (eff_bucket), fusion type (fusion_type), confidence
+  /// (confidence), how a saving was estimated, e.g. "measured"
+  /// (estimation).
+  std::string BoundType, Library, EffBucket, FusionType, Confidence,
+      Estimation;
+  /// Time-weighted % of roofline (efficiency_pct); FLOPs per byte
+  /// (flops_per_byte).
+  std::optional<double> EfficiencyPct, FlopsPerByte;
+  /// The one report face the finding belongs to (report_face); absent:
+  /// both.
+  std::optional<ReportFace> OnlyFace;
+};
+
 struct Finding {
   Tier T = Tier::Compute;
   std::string Pass;
@@ -109,7 +163,11 @@ struct Finding {
   /// What makes this finding unique within (pass, category); default title.
   std::string Key;
   std::string Title;
+  /// Everything the pass measured, in its order: what findings.json and
+  /// the metrics table list. The typed facts are listed here too; a pass's
+  /// own extras live only here.
   std::vector<Metric> Metrics;
+  FindingFacts Facts;
   std::vector<EvidenceTable> Evidence;
   Impact Imp;
   std::vector<Location> Locations;
@@ -125,7 +183,6 @@ struct Finding {
 
   /// `<pass>.<category>.<16 hex digits of xxh3(pass,category,key)>`.
   std::string computeId() const;
-  const Metric *findMetric(llvm::StringRef Name) const;
 };
 
 } // namespace tl

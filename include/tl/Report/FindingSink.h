@@ -7,7 +7,8 @@
 // which finding() calls happened).
 //
 //   Sink.system("exposed-comm", "Communication blocks compute")
-//       .metric("exposed_comm_ms", 12.5, "ms")
+//       .time(12.5).share(4.1)            // typed facts the report reads
+//       .metric("collective_count", 7)    // the pass's own extras
 //       .impact(1.0, 2.0, 3.0)
 //       .action("Overlap all-reduce with backward compute")
 //       .expect("lower exposed communication time");
@@ -17,6 +18,7 @@
 #define TL_REPORT_FINDINGSINK_H
 
 #include "tl/Report/Finding.h"
+#include "tl/Report/ReportData.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
@@ -52,6 +54,33 @@ public:
   FindingBuilder &metric(llvm::StringRef Name, const char *V) {
     return metric(Name, llvm::StringRef(V));
   }
+
+  /// Typed facts (FindingFacts): each sets its member and lists it in
+  /// Metrics under its findings.json name, in call order.
+  FindingBuilder &time(double Ms);                 // time_ms, ms
+  FindingBuilder &share(double PctOfTotal);        // percent_of_total, %
+  FindingBuilder &exposedShare(double PctOfTotal); // exposed_percent_of_total
+  /// impact_score, impact_score_low, impact_score_high with Unit.
+  FindingBuilder &score(double Low, double Mid, double High,
+                        llvm::StringRef Unit = "%");
+  FindingBuilder &estimateMethod(llvm::StringRef Method);
+  FindingBuilder &members(int64_t N);        // member_count
+  FindingBuilder &instances(int64_t N);      // instance_count
+  FindingBuilder &kernels(int64_t N);        // kernel_count
+  FindingBuilder &modeledKernels(int64_t N); // modeled_kernel_count
+  FindingBuilder &rank(int64_t R);           // rank
+  FindingBuilder &categoryKey(llvm::StringRef Key);
+  FindingBuilder &boundType(llvm::StringRef Bound);
+  FindingBuilder &library(llvm::StringRef Lib);
+  FindingBuilder &effBucket(llvm::StringRef Bucket);
+  FindingBuilder &fusionType(llvm::StringRef Type);
+  FindingBuilder &confidence(llvm::StringRef Conf);
+  FindingBuilder &estimation(llvm::StringRef How);
+  FindingBuilder &efficiency(double Pct);    // efficiency_pct, %
+  FindingBuilder &flopsPerByte(double V);    // flops_per_byte
+  /// The finding belongs to Face's report only (report_face).
+  FindingBuilder &onlyIn(ReportFace Face);
+
   FindingBuilder &evidence(EvidenceTable Table);
   /// Quantified impact, percent of E2E.
   FindingBuilder &impact(double LowPct, double MidPct, double HighPct,
@@ -102,15 +131,27 @@ public:
   }
 
   /// Contribute a whole file to the report (relative path inside the
-  /// output directory, e.g. "category_data/gemm_metrics.json"). A later
-  /// artifact with the same path replaces the earlier one.
-  /// Json, when given, is Content already parsed (Artifact::Json).
+  /// output directory). A later artifact with the same path replaces the
+  /// earlier one. Json, when given, is Content already parsed
+  /// (Artifact::Json). The reference-schema files are not artifacts: hand
+  /// their data over with categoryMetrics() / fusionCandidates().
   void artifact(llvm::StringRef RelPath, std::string Content,
                 std::shared_ptr<const llvm::json::Value> Json = nullptr);
+
+  /// The metrics of category Key, in the reference's schema: the report
+  /// writes them as category_data/<Key>_metrics.json and reads them for
+  /// priority_data.json and analysis.md. A later document for the same key
+  /// replaces the earlier one.
+  void categoryMetrics(llvm::StringRef Key, PyValue Doc,
+                       bool TrailingNewline = false);
+  /// N more fusion candidates in the trace (ReportData::FusionCandidates).
+  void fusionCandidates(uint64_t N);
 
   size_t size() const;
   /// Move the artifacts out, in emission order.
   std::vector<Artifact> takeArtifacts();
+  /// Move the typed report data out.
+  ReportData takeReportData();
   /// Move the findings out, in emission order, with ids computed.
   std::vector<Finding> take();
 
@@ -120,6 +161,7 @@ private:
   // deque: builders keep pointers to elements while others are appended.
   std::deque<Finding> Findings;
   std::vector<Artifact> Artifacts;
+  ReportData Data;
 };
 
 /// Concatenate per-pass findings in the given (pipeline) order and make ids

@@ -19,6 +19,8 @@ std::unique_ptr<Emitter> createAnalysisMdEmitter();
 /// priority_data.json, category_data/category_manifest.json, metadata/*.json
 /// in the reference's schemas (§3, §7).
 std::unique_ptr<Emitter> createReferenceDataEmitter();
+/// category_data/<cat>_metrics.json from ReportData::Metrics.
+std::unique_ptr<Emitter> createCategoryMetricsEmitter();
 /// performance_breakdown.svg and gpu_timeline.svg.
 std::unique_ptr<Emitter> createChartEmitter();
 /// analysis.html: analysis.md for a browser, one self-contained file.

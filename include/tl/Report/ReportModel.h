@@ -110,11 +110,9 @@ struct Priority {
   std::string Source; // "findings_rollup" or "manifest_fallback"
 };
 
-/// Which report a model is for: tl's own (findings.json, analysis.md, ...)
-/// or the reference-compatible files (priority_data.json). A finding with
-/// the string metric `report_face` = "tl" / "reference" belongs to that
-/// face only (docs/conformance.md, "tl's own report"); others to both.
-enum class ReportFace { Tl, Reference };
+/// A model is of one ReportFace (Finding.h). A finding whose
+/// Facts.OnlyFace is set belongs to that face only (docs/conformance.md,
+/// "tl's own report"); others to both.
 
 /// Whether F belongs to the report of Face.
 bool inReportFace(const Finding &F, ReportFace Face);
@@ -176,10 +174,10 @@ private:
   std::vector<Priority> Priorities;
 };
 
-/// The metric of F named Name as a number (double or integer metric).
-std::optional<double> numericMetric(const Finding &F, llvm::StringRef Name);
-/// The metric of F named Name as a string ("" when absent or not a string).
-std::string stringMetric(const Finding &F, llvm::StringRef Name);
+/// A typed count as the report computes with it.
+inline std::optional<double> asDouble(std::optional<int64_t> V) {
+  return V ? std::optional<double>(static_cast<double>(*V)) : std::nullopt;
+}
 
 /// Python-style round half-even to N decimals (2 for impact scores).
 double roundTo(double V, int N);

@@ -13,7 +13,8 @@
 //    "artifacts": {"category_data/gemm_metrics.json": {...}}}
 //
 // Metric keys are emitted in sorted order; integral JSON numbers become
-// integer metrics.
+// integer metrics. Keys that name a typed fact (FindingFacts' findings.json
+// names) set that fact too, as the pass's typed setter would.
 //
 //===----------------------------------------------------------------------===//
 #include "tl/Pass/Pass.h"
@@ -42,6 +43,78 @@ std::optional<Value> toValue(const json::Value &V) {
   if (auto B = V.getAsBoolean())
     return Value(*B);
   return std::nullopt;
+}
+
+std::optional<double> num(const Value &V) {
+  if (const double *D = std::get_if<double>(&V))
+    return *D;
+  if (const int64_t *I = std::get_if<int64_t>(&V))
+    return static_cast<double>(*I);
+  return std::nullopt;
+}
+std::optional<int64_t> count(const Value &V) {
+  if (std::optional<double> D = num(V))
+    return static_cast<int64_t>(*D);
+  return std::nullopt;
+}
+std::string text(const Value &V) {
+  const std::string *S = std::get_if<std::string>(&V);
+  return S ? *S : std::string();
+}
+
+/// The description's metric K = V on F: listed, and its fact set.
+void addMetric(Finding &F, StringRef K, const Value &V) {
+  F.Metrics.push_back({K.str(), V, ""});
+  FindingFacts &X = F.Facts;
+  auto Score = [&]() -> ImpactScore & {
+    if (!X.Score)
+      X.Score = ImpactScore{};
+    return *X.Score;
+  };
+  if (K == "time_ms")
+    X.TimeMs = num(V);
+  else if (K == "percent_of_total")
+    X.PercentOfTotal = num(V);
+  else if (K == "exposed_percent_of_total")
+    X.ExposedPercentOfTotal = num(V);
+  else if (K == "impact_score" && num(V))
+    Score().Mid = *num(V);
+  else if (K == "impact_score_low" && num(V))
+    Score().Low = num(V);
+  else if (K == "impact_score_high" && num(V))
+    Score().High = num(V);
+  else if (K == "estimate_method")
+    X.EstimateMethod = text(V);
+  else if (K == "member_count")
+    X.MemberCount = count(V);
+  else if (K == "instance_count")
+    X.InstanceCount = count(V);
+  else if (K == "kernel_count")
+    X.KernelCount = count(V);
+  else if (K == "modeled_kernel_count")
+    X.ModeledKernelCount = count(V);
+  else if (K == "rank")
+    X.Rank = count(V);
+  else if (K == "category_key")
+    X.CategoryKey = text(V);
+  else if (K == "bound_type")
+    X.BoundType = text(V);
+  else if (K == "library")
+    X.Library = text(V);
+  else if (K == "eff_bucket")
+    X.EffBucket = text(V);
+  else if (K == "fusion_type")
+    X.FusionType = text(V);
+  else if (K == "confidence")
+    X.Confidence = text(V);
+  else if (K == "estimation")
+    X.Estimation = text(V);
+  else if (K == "efficiency_pct")
+    X.EfficiencyPct = num(V);
+  else if (K == "flops_per_byte")
+    X.FlopsPerByte = num(V);
+  else if (K == "report_face" && (text(V) == "tl" || text(V) == "reference"))
+    X.OnlyFace = text(V) == "tl" ? ReportFace::Tl : ReportFace::Reference;
 }
 
 std::vector<StringRef> sortedKeys(const json::Object &O) {
@@ -87,7 +160,7 @@ public:
             std::optional<Value> V = toValue(*Ms->get(K));
             if (!V)
               continue;
-            B.get().Metrics.push_back({K.str(), *V, ""});
+            addMetric(B.get(), K, *V);
           }
         if (const json::Array *I = F->getArray("impact"); I && I->size() == 3)
           B.impact((*I)[0].getAsNumber().value_or(0),

@@ -3,6 +3,8 @@
 #include "tl/Report/Emitter.h"
 #include "tl/Report/FindingSink.h"
 
+#include "llvm/ADT/STLExtras.h"
+
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "gtest/gtest.h"
@@ -38,7 +40,10 @@ TEST(FindingSink, BuilderFillsEveryField) {
   EXPECT_EQ(F[0].Pass, "p");
   EXPECT_EQ(F[0].T, Tier::Compute);
   EXPECT_EQ(F[0].Metrics.size(), 4u);
-  EXPECT_EQ(std::get<int64_t>(F[0].findMetric("count")->V), 3);
+  auto Count = llvm::find_if(F[0].Metrics,
+                             [](const Metric &M) { return M.Name == "count"; });
+  ASSERT_NE(Count, F[0].Metrics.end());
+  EXPECT_EQ(std::get<int64_t>(Count->V), 3);
   EXPECT_TRUE(F[0].Imp.Quantified);
   EXPECT_EQ(F[0].Imp.HighPct, 3);
   EXPECT_EQ(F[0].Locations.size(), 4u);

@@ -44,7 +44,20 @@ PassOutput sample() {
   F.Insight = "ins";
   F.Events = {7, 0xffffffffu};
   F.Notes = {"n1", ""};
+  F.Facts.TimeMs = 1.5;
+  F.Facts.Score = ImpactScore{2.0, 1.0, std::nullopt};
+  F.Facts.KernelCount = -3;
+  F.Facts.Confidence = "high";
+  F.Facts.OnlyFace = ReportFace::Reference;
   O.Findings = {F, Finding()};
+  O.Data.Metrics.push_back(
+      {"p", "gemm",
+       std::make_shared<const PyValue>(PyValue::dict(
+           {{"a", PyValue::list({PyValue::integer(1), PyValue::real(0.5),
+                                 PyValue::none()})},
+            {"b", PyValue::dict({{"c", PyValue::str("x")},
+                                 {"d", PyValue::boolean(true)}})}}))});
+  O.Data.FusionCandidates = 4;
   O.Artifacts = {{"p", "dir/a.txt", std::string("x\0y\n", 4), nullptr}};
   O.StatisticValues = {0, 5, ~uint64_t(0)};
   return O;
@@ -97,6 +110,20 @@ TEST(PassResultCodec, RoundTripsEveryField) {
   EXPECT_EQ(F.Events, (std::vector<uint32_t>{7, 0xffffffffu}));
   EXPECT_EQ(F.Notes, (std::vector<std::string>{"n1", ""}));
   EXPECT_EQ(D->Findings[1].Title, "");
+  EXPECT_EQ(F.Facts.TimeMs, 1.5);
+  ASSERT_TRUE(F.Facts.Score);
+  EXPECT_EQ(F.Facts.Score->Mid, 2.0);
+  EXPECT_EQ(F.Facts.Score->Low, 1.0);
+  EXPECT_FALSE(F.Facts.Score->High);
+  EXPECT_EQ(F.Facts.KernelCount, -3);
+  EXPECT_EQ(F.Facts.Confidence, "high");
+  EXPECT_EQ(F.Facts.OnlyFace, ReportFace::Reference);
+  EXPECT_FALSE(D->Findings[1].Facts.OnlyFace);
+  ASSERT_EQ(D->Data.Metrics.size(), 1u);
+  EXPECT_EQ(D->Data.Metrics[0].Key, "gemm");
+  EXPECT_EQ(pyJsonDumps(*D->Data.Metrics[0].Doc),
+            "{\"a\": [1, 0.5, null], \"b\": {\"c\": \"x\", \"d\": true}}");
+  EXPECT_EQ(D->Data.FusionCandidates, 4u);
   ASSERT_EQ(D->Artifacts.size(), 1u);
   EXPECT_EQ(D->Artifacts[0].Pass, "p");
   EXPECT_EQ(D->Artifacts[0].Path, "dir/a.txt");

@@ -61,4 +61,42 @@ TEST(CpuIdlePass, ThresholdClosesTheGate) {
       runPasses(registerCpuIdlePass, "cpu-idle{idle-pct=60}", T).empty());
 }
 
+// The pass writes no file: category_data/cpu_idle_metrics.json is handed
+// over as a typed document (the report's category-metrics emitter writes
+// it). Same trace: idle 200 of 400 µs = 50 %, flagged (> 15 %), total
+// 0.4 ms, two kernels, neither under 10 µs.
+TEST(CpuIdlePass, HandsItsMetricsOverTyped) {
+  Trace T = importOrDie(SyncTrace);
+  std::vector<PassResult> R = runPassResults(registerCpuIdlePass, "cpu-idle", T);
+  ASSERT_EQ(R.size(), 1u);
+  EXPECT_TRUE(R[0].Artifacts.empty());
+  ASSERT_EQ(R[0].Data.Metrics.size(), 1u);
+  const CategoryMetrics &M = R[0].Data.Metrics[0];
+  EXPECT_EQ(M.Key, "cpu_idle");
+  EXPECT_EQ(M.Pass, "cpu-idle");
+  ASSERT_TRUE(M.Doc);
+  auto Member = [](const PyValue &V, llvm::StringRef K) -> const PyValue * {
+    for (const auto &[Name, X] : V.items())
+      if (Name == K)
+        return &X;
+    return nullptr;
+  };
+  const PyValue *Flagged = Member(*M.Doc, "idle_flagged");
+  ASSERT_TRUE(Flagged);
+  EXPECT_TRUE(Flagged->getBool());
+  const PyValue *U = Member(*M.Doc, "gpu_utilization");
+  ASSERT_TRUE(U);
+  EXPECT_EQ(Member(*U, "idle_time_percent")->getFloat(), 50.0);
+  EXPECT_EQ(Member(*U, "total_time_ms")->getFloat(), 0.4);
+  const PyValue *K = Member(*M.Doc, "kernel_analysis");
+  ASSERT_TRUE(K);
+  EXPECT_EQ(Member(*K, "total_kernel_count")->getInt(), 2);
+  EXPECT_EQ(Member(*K, "short_kernel_count")->getInt(), 0);
+  // The finding's typed facts: its share of the window and kernel count.
+  std::vector<Finding> F = collectFindings(R);
+  ASSERT_EQ(F.size(), 1u);
+  EXPECT_EQ(F[0].Facts.PercentOfTotal, 50.0);
+  EXPECT_EQ(F[0].Facts.KernelCount, 2);
+}
+
 } // namespace

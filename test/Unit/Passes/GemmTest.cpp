@@ -33,6 +33,10 @@ TEST(GemmPass, SmallMemoryBoundGemms) {
   ASSERT_EQ(F.size(), 1u);
   EXPECT_EQ(F[0].Title,
             "Memory-bound GEMM kernels at 0-30% of roofline (Unknown)");
+  // The typed facts the report reads, and findings.json's copy of them.
+  ASSERT_TRUE(F[0].Facts.Score);
+  EXPECT_DOUBLE_EQ(F[0].Facts.Score->Mid, 8.24);
+  EXPECT_EQ(F[0].Facts.BoundType, "memory");
   const Metric *Impact = findMetric(F[0], "impact_score");
   ASSERT_TRUE(Impact);
   EXPECT_DOUBLE_EQ(std::get<double>(Impact->V), 8.24);

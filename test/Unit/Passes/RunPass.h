@@ -17,11 +17,13 @@
 
 namespace tl::test {
 
-/// Run Pipeline (passes registered by Register) on T on one thread; the
-/// findings in pipeline order.
+/// Run Pipeline (passes registered by Register) on T on one thread; every
+/// pass's result (findings, artifacts, typed report data).
 template <typename RegisterFn>
-std::vector<Finding> runPasses(RegisterFn Register, llvm::StringRef Pipeline,
-                               const Trace &T, AnalysisOptions Opts = {}) {
+std::vector<PassResult> runPassResults(RegisterFn Register,
+                                       llvm::StringRef Pipeline,
+                                       const Trace &T,
+                                       AnalysisOptions Opts = {}) {
   PassRegistry R;
   Register(R);
   auto P = buildPipeline(R, Pipeline);
@@ -36,6 +38,15 @@ std::vector<Finding> runPasses(RegisterFn Register, llvm::StringRef Pipeline,
   std::vector<PassResult> Results = PM.run(T, AM, O);
   for (const FailedPass &F : collectFailures(Results))
     ADD_FAILURE() << F.Pass << ": " << F.Message;
+  return Results;
+}
+
+/// The findings of runPassResults, in pipeline order.
+template <typename RegisterFn>
+std::vector<Finding> runPasses(RegisterFn Register, llvm::StringRef Pipeline,
+                               const Trace &T, AnalysisOptions Opts = {}) {
+  std::vector<PassResult> Results =
+      runPassResults(Register, Pipeline, T, std::move(Opts));
   return collectFindings(Results);
 }
 
