@@ -221,7 +221,7 @@ static std::string groupName(const CollectiveInstance &I, bool AnyPg,
                              bool OneStream,
                              const std::map<int64_t, unsigned> &StreamIdx) {
   if (!I.Pg.empty())
-    return I.Pg;
+    return I.Pg.str();
   if (AnyPg)
     return "Unknown_Group";
   if (OneStream)
@@ -322,12 +322,12 @@ matchCollectives(ArrayRef<RankCollectives> Ranks) {
       MatchedCollective C;
       const CollectiveInstance &F = *Ms.front().second;
       C.Pg = Name;
-      C.PgDesc = F.PgDesc;
+      C.PgDesc = F.PgDesc.str();
       C.Key = Key;
       C.Seq = Slot;
-      C.CollName = F.CollName;
-      C.CollType = F.CollType;
-      C.Dtype = F.Dtype;
+      C.CollName = F.CollName.str();
+      C.CollType = F.CollType.str();
+      C.Dtype = F.Dtype.str();
       C.InNelems = F.InNelems;
       C.OutNelems = F.OutNelems;
       C.GroupSize = F.GroupSize;
@@ -342,7 +342,6 @@ matchCollectives(ArrayRef<RankCollectives> Ranks) {
         M.End = I->End;
         M.Stream = I->Stream;
         M.NumKernels = I->NumKernels;
-        M.Kernel = I->Kernel;
         C.Present.push_back(std::move(M));
         Have.push_back(R);
         Same &= sameSignature(F, *I);

@@ -174,12 +174,9 @@ Error writeJobReport(const JobReport &J, StringRef OutDir,
           }))
     return E;
   if (!J.Collectives.empty()) {
-    if (Error E = writeCsvTable(Multi, "collectives.csv",
-                                collectivesTable(J.Collectives,
-                                                 J.GpusPerNode)))
+    if (Error E = writeCollectivesCsv(Multi, J.Collectives, J.GpusPerNode))
       return E;
-    if (Error E = writeCsvTable(Multi, "collectives_long.csv",
-                                collectivesLongTable(J.Collectives)))
+    if (Error E = writeCollectivesLongCsv(Multi, J.Collectives))
       return E;
     if (Error E = writeCsvTable(Multi, "stragglers.csv",
                                 stragglersTable(J.Stragglers)))

@@ -135,12 +135,12 @@ void writeInstance(Writer &W, const CollectiveInstance &I) {
 
 CollectiveInstance readInstance(Reader &R) {
   CollectiveInstance I;
-  I.Pg = R.str();
-  I.PgDesc = R.str();
+  I.Pg = SharedName(R.str());
+  I.PgDesc = SharedName(R.str());
   I.Seq = R.opt();
-  I.CollName = R.str();
-  I.CollType = R.str();
-  I.Dtype = R.str();
+  I.CollName = SharedName(R.str());
+  I.CollType = SharedName(R.str());
+  I.Dtype = SharedName(R.str());
   I.InNelems = R.opt();
   I.OutNelems = R.opt();
   I.GroupSize = R.opt();
@@ -150,7 +150,7 @@ CollectiveInstance readInstance(Reader &R) {
   I.Start = R.f64();
   I.End = R.f64();
   I.NumKernels = unsigned(R.u64());
-  I.Kernel = R.str();
+  I.Kernel = SharedName(R.str());
   I.Step = R.opt();
   return I;
 }

@@ -43,7 +43,7 @@ RankSummary summarizeRank(const Trace &T, const GpuTimeline &TL,
   S.Collectives.Instances = collectCollectiveInstances(T, W.Steps);
   for (CollectiveInstance &I : S.Collectives.Instances) {
     if (!I.PgRanks.empty() && !I.PgRanksTruncated && !I.Pg.empty())
-      S.Collectives.PgRanks.try_emplace(I.Pg, I.PgRanks);
+      S.Collectives.PgRanks.try_emplace(I.Pg.str(), I.PgRanks);
     I.PgRanks = {};
   }
   ArgValue Cfg = T.topLevel().get("distributedInfo").get("pg_config");

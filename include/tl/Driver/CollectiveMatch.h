@@ -42,12 +42,13 @@ enum class MatchStatus { Ok, Incomplete, Mismatch, Unaligned };
 llvm::StringRef matchKeyName(MatchKey K);     // "seq", "order", ...
 llvm::StringRef matchStatusName(MatchStatus S); // "ok", "incomplete", ...
 
+/// One per rank and matched collective: numbers only (what
+/// collectives_long.csv prints), no name.
 struct MatchedMember {
   int64_t Rank = 0;
   double Start = 0, End = 0;
   int64_t Stream = -1;
   unsigned NumKernels = 0;
-  std::string Kernel;
   double Wait = 0; // max start - Start
   double dur() const { return End - Start; }
 };
