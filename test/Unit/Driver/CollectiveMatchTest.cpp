@@ -17,11 +17,11 @@ CollectiveInstance inst(double Start, double End,
                         std::optional<int64_t> Seq = std::nullopt,
                         int64_t In = 1024) {
   CollectiveInstance I;
-  I.Pg = "0";
+  I.Pg = SharedName("0");
   I.Seq = Seq;
-  I.CollName = "allreduce";
-  I.CollType = "allreduce";
-  I.Dtype = "Float";
+  I.CollName = SharedName("allreduce");
+  I.CollType = SharedName("allreduce");
+  I.Dtype = SharedName("Float");
   I.InNelems = I.OutNelems = In;
   I.GroupSize = 3;
   I.PgRanks = {0, 1, 2};

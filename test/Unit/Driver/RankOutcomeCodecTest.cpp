@@ -37,12 +37,12 @@ RankOutcome sample() {
   S.TotalMemcpyUs = 8;
   S.Collectives.Rank = 5;
   CollectiveInstance I;
-  I.Pg = "0";
-  I.PgDesc = "default_pg";
+  I.Pg = SharedName("0");
+  I.PgDesc = SharedName("default_pg");
   I.Seq = 42;
-  I.CollName = "allreduce";
-  I.CollType = "allreduce";
-  I.Dtype = "BFloat16";
+  I.CollName = SharedName("allreduce");
+  I.CollType = SharedName("allreduce");
+  I.Dtype = SharedName("BFloat16");
   I.InNelems = 1048576;
   I.GroupSize = 64;
   I.PgRanks = {0, 1, 63};
@@ -51,11 +51,11 @@ RankOutcome sample() {
   I.Start = 1000.125;
   I.End = 2000.25;
   I.NumKernels = 2;
-  I.Kernel = "ncclDevKernel_AllReduce_Sum_bf16_RING_LL";
+  I.Kernel = SharedName("ncclDevKernel_AllReduce_Sum_bf16_RING_LL");
   I.Step = 6;
   S.Collectives.Instances.push_back(I);
   CollectiveInstance J; // every optional empty
-  J.Kernel = "ncclKernel";
+  J.Kernel = SharedName("ncclKernel");
   S.Collectives.Instances.push_back(J);
   S.Collectives.PgConfig["0"] = {0, 1, 2};
   S.Collectives.PgConfig["1"] = {};
