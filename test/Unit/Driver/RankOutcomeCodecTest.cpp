@@ -57,6 +57,10 @@ RankOutcome sample() {
   CollectiveInstance J; // every optional empty
   J.Kernel = SharedName("ncclKernel");
   S.Collectives.Instances.push_back(J);
+  // The names again: sent by their number in the name table.
+  CollectiveInstance K = I;
+  K.Seq = 43;
+  S.Collectives.Instances.push_back(K);
   S.Collectives.PgConfig["0"] = {0, 1, 2};
   S.Collectives.PgConfig["1"] = {};
   S.Collectives.PgRanks["3"] = {6, 7};
@@ -102,7 +106,7 @@ TEST(RankOutcomeCodec, EveryFieldComesBack) {
   EXPECT_TRUE(std::signbit(S.TotalCommUs));
   EXPECT_EQ(S.TotalMemcpyUs, 8);
   EXPECT_EQ(S.Collectives.Rank, 5);
-  ASSERT_EQ(S.Collectives.Instances.size(), 2u);
+  ASSERT_EQ(S.Collectives.Instances.size(), 3u);
   const CollectiveInstance &I = S.Collectives.Instances[0];
   EXPECT_EQ(I.Pg, "0");
   EXPECT_EQ(I.PgDesc, "default_pg");
@@ -125,6 +129,15 @@ TEST(RankOutcomeCodec, EveryFieldComesBack) {
   EXPECT_FALSE(J.Seq || J.InNelems || J.GroupSize || J.Step);
   EXPECT_EQ(J.Stream, -1);
   EXPECT_EQ(J.Kernel, "ncclKernel");
+  EXPECT_TRUE(J.Pg.empty() && J.CollName.empty() && J.Dtype.empty());
+  const CollectiveInstance &K = S.Collectives.Instances[2];
+  EXPECT_EQ(K.Seq, 43);
+  EXPECT_EQ(K.Pg, "0");
+  EXPECT_EQ(K.PgDesc, "default_pg");
+  EXPECT_EQ(K.CollName, "allreduce");
+  EXPECT_EQ(K.CollType, "allreduce");
+  EXPECT_EQ(K.Dtype, "BFloat16");
+  EXPECT_EQ(K.Kernel, "ncclDevKernel_AllReduce_Sum_bf16_RING_LL");
   EXPECT_EQ(S.Collectives.PgConfig.size(), 2u);
   EXPECT_EQ(S.Collectives.PgConfig.at("0"), (std::vector<int64_t>{0, 1, 2}));
   EXPECT_TRUE(S.Collectives.PgConfig.at("1").empty());
