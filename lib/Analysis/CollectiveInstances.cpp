@@ -232,12 +232,12 @@ collectCollectiveInstances(const Trace &T, ArrayRef<StepWindow> Steps,
     if (Op != NoEvent)
       M.fill(T.args(Op));
     CollectiveInstance I;
-    I.Pg = M.Pg.value_or("");
-    I.PgDesc = M.PgDesc.value_or("");
+    I.Pg = SharedName(M.Pg.value_or(""));
+    I.PgDesc = SharedName(M.PgDesc.value_or(""));
     I.Seq = M.Seq;
-    I.CollName = M.CollName.value_or("");
-    I.CollType = collectiveType(I.CollName, Name);
-    I.Dtype = M.Dtype.value_or("");
+    I.CollName = SharedName(M.CollName.value_or(""));
+    I.CollType = SharedName(collectiveType(I.CollName, Name));
+    I.Dtype = SharedName(M.Dtype.value_or(""));
     I.InNelems = M.In;
     I.OutNelems = M.Out;
     I.GroupSize = M.Group;
@@ -259,7 +259,7 @@ collectCollectiveInstances(const Trace &T, ArrayRef<StepWindow> Steps,
     I.Start = T.ts(K);
     I.End = T.end(K);
     I.NumKernels = 1;
-    I.Kernel = Name.str();
+    I.Kernel = SharedName(Name);
     EventId Launch = T.parent(K);
     I.Step = Launch != NoEvent ? stepOf(T.ts(Launch)) : windowOf(T.ts(K));
     Out.push_back(std::move(I));

@@ -247,7 +247,7 @@ static std::string groupName(const CollectiveInstance &I, bool AnyPg,
                              bool OneStream,
                              const std::map<int64_t, unsigned> &StreamIdx) {
   if (!I.Pg.empty())
-    return I.Pg;
+    return I.Pg.str();
   if (AnyPg)
     return "Unknown_Group";
   if (OneStream)
@@ -421,12 +421,12 @@ matchCollectives(ArrayRef<RankCollectives> Ranks) {
       MatchedCollective C;
       const CollectiveInstance &F = *Ms.front().second;
       C.Pg = G.Name;
-      C.PgDesc = F.PgDesc;
+      C.PgDesc = F.PgDesc.str();
       C.Key = Key;
       C.Seq = N;
-      C.CollName = F.CollName;
-      C.CollType = F.CollType;
-      C.Dtype = F.Dtype;
+      C.CollName = F.CollName.str();
+      C.CollType = F.CollType.str();
+      C.Dtype = F.Dtype.str();
       C.InNelems = F.InNelems;
       C.OutNelems = F.OutNelems;
       C.GroupSize = F.GroupSize;
@@ -446,7 +446,6 @@ matchCollectives(ArrayRef<RankCollectives> Ranks) {
         M.End = I->End;
         M.Stream = I->Stream;
         M.NumKernels = I->NumKernels;
-        M.Kernel = I->Kernel;
         M.Index = size_t(I - BaseOf[R]);
         if (AllToAllv) {
           M.InNelems = I->InNelems;

@@ -40,43 +40,84 @@ static std::string joinRanks(ArrayRef<int64_t> Rs) {
   return S;
 }
 
+static std::vector<std::string> collectivesColumns() {
+  return {"instance_id", "pg", "pg_desc", "match_key", "seq", "status",
+          "coll_name", "coll_type", "dtype", "in_nelems", "out_nelems",
+          "bytes", "group_size", "members", "node_span", "step",
+          "first_start_us", "arrival_skew_us", "end_skew_us",
+          "first_rank", "last_rank", "transfer_us", "mean_wait_us",
+          "blame_us", "algbw_GBps", "busbw_GBps"};
+}
+
+/// collectives.csv's rows, one at a time into one reused row.
+static void collectivesRows(ArrayRef<MatchedCollective> Cs,
+                            std::optional<int64_t> GpusPerNode,
+                            CsvRowSink Sink) {
+  std::vector<PyValue> Row;
+  for (const MatchedCollective &C : Cs) {
+    Row = {pyText(instanceId(C)), pyText(C.Pg), pyText(C.PgDesc),
+           pyText(matchKeyName(C.Key)), pyInt(C.Seq),
+           pyText(matchStatusName(C.Status)), pyText(C.CollName),
+           pyText(C.CollType), pyText(C.Dtype), pyOptInt(C.InNelems),
+           pyOptInt(C.OutNelems),
+           C.Bytes ? pyInt(int64_t(*C.Bytes)) : PyValue::none(),
+           pyOptInt(C.GroupSize), pyText(joinRanks(C.Members)),
+           pyText(nodeSpan(C, GpusPerNode)), pyOptInt(C.Step),
+           pyFloat(C.FirstStart), pyFloat(C.ArrivalSkew),
+           pyFloat(C.EndSkew), pyInt(C.FirstRank), pyInt(C.LastRank),
+           pyFloat(C.Transfer), pyFloat(C.MeanWait), pyFloat(C.Blame),
+           pyOptFloat(C.AlgBw), pyOptFloat(C.BusBw)};
+    Sink(Row);
+  }
+}
+
+static std::vector<std::string> collectivesLongColumns() {
+  return {"instance_id", "rank", "start_us", "end_us", "dur_us",
+          "wait_us", "sync_us", "transfer_us", "stream", "kernels"};
+}
+
+static void collectivesLongRows(ArrayRef<MatchedCollective> Cs,
+                                CsvRowSink Sink) {
+  std::vector<PyValue> Row;
+  for (const MatchedCollective &C : Cs) {
+    std::string Id = instanceId(C);
+    for (const MatchedMember &M : C.Present) {
+      // §5.1: the transfer is the shortest member's kernel; the rest of a
+      // member's kernel is in-kernel synchronisation.
+      Row = {pyText(Id), pyInt(M.Rank), pyFloat(M.Start),
+             pyFloat(M.End), pyFloat(M.dur()), pyFloat(M.Wait),
+             pyFloat(M.dur() - C.Transfer), pyFloat(C.Transfer),
+             pyInt(M.Stream), pyInt(M.NumKernels)};
+      Sink(Row);
+    }
+  }
+}
+
 CsvTable collectivesTable(ArrayRef<MatchedCollective> Cs,
                           std::optional<int64_t> GpusPerNode) {
-  CsvTable Tab({"instance_id", "pg", "pg_desc", "match_key", "seq", "status",
-                "coll_name", "coll_type", "dtype", "in_nelems", "out_nelems",
-                "bytes", "group_size", "members", "node_span", "step",
-                "first_start_us", "arrival_skew_us", "end_skew_us",
-                "first_rank", "last_rank", "transfer_us", "mean_wait_us",
-                "blame_us", "algbw_GBps", "busbw_GBps"});
-  for (const MatchedCollective &C : Cs) {
-    Tab.addRow({pyText(instanceId(C)), pyText(C.Pg), pyText(C.PgDesc),
-                pyText(matchKeyName(C.Key)), pyInt(C.Seq),
-                pyText(matchStatusName(C.Status)), pyText(C.CollName),
-                pyText(C.CollType), pyText(C.Dtype), pyOptInt(C.InNelems),
-                pyOptInt(C.OutNelems),
-                C.Bytes ? pyInt(int64_t(*C.Bytes)) : PyValue::none(),
-                pyOptInt(C.GroupSize), pyText(joinRanks(C.Members)),
-                pyText(nodeSpan(C, GpusPerNode)), pyOptInt(C.Step),
-                pyFloat(C.FirstStart), pyFloat(C.ArrivalSkew),
-                pyFloat(C.EndSkew), pyInt(C.FirstRank), pyInt(C.LastRank),
-                pyFloat(C.Transfer), pyFloat(C.MeanWait), pyFloat(C.Blame),
-                pyOptFloat(C.AlgBw), pyOptFloat(C.BusBw)});
-  }
+  CsvTable Tab(collectivesColumns());
+  collectivesRows(Cs, GpusPerNode,
+                  [&](const std::vector<PyValue> &R) { Tab.addRow(R); });
   return Tab;
 }
 
 CsvTable collectivesLongTable(ArrayRef<MatchedCollective> Cs) {
-  CsvTable Tab({"instance_id", "rank", "start_us", "end_us", "dur_us",
-                "wait_us", "sync_us", "transfer_us", "stream", "kernels"});
-  for (const MatchedCollective &C : Cs)
-    for (const MatchedMember &M : C.Present)
-      // §5.1: the transfer is the shortest member's kernel; the rest of a
-      // member's kernel is in-kernel synchronisation.
-      Tab.addRow({pyText(instanceId(C)), pyInt(M.Rank), pyFloat(M.Start),
-                  pyFloat(M.End), pyFloat(M.dur()), pyFloat(M.Wait),
-                  pyFloat(M.dur() - C.Transfer), pyFloat(C.Transfer),
-                  pyInt(M.Stream), pyInt(M.NumKernels)});
+  CsvTable Tab(collectivesLongColumns());
+  collectivesLongRows(Cs, [&](const std::vector<PyValue> &R) { Tab.addRow(R); });
   return Tab;
+}
+
+Error writeCollectivesCsv(StringRef Dir, ArrayRef<MatchedCollective> Cs,
+                          std::optional<int64_t> GpusPerNode) {
+  return writeCsvRows(Dir, "collectives.csv", collectivesColumns(),
+                      [&](CsvRowSink Sink) {
+                        collectivesRows(Cs, GpusPerNode, Sink);
+                      });
+}
+
+Error writeCollectivesLongCsv(StringRef Dir, ArrayRef<MatchedCollective> Cs) {
+  return writeCsvRows(Dir, "collectives_long.csv", collectivesLongColumns(),
+                      [&](CsvRowSink Sink) { collectivesLongRows(Cs, Sink); });
 }
 
 static std::string us(double V) { return printfDouble("%.3f", V); }

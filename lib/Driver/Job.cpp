@@ -278,11 +278,17 @@ std::vector<RankOutcome> analyzeRanks(Session &S, const JobInputs &In,
   // Each rank gets its share of the cores for its own stages.
   S.setThreadsPerTrace(
       std::max(1u, effectiveThreads(S.options().Threads) / Workers));
+  // A malloc arena per worker (and the main thread's): ranks are analysed
+  // independently, and one shared arena made the workers take turns at its
+  // lock (HeapTrim.h). Threads a worker's stages start beyond that share
+  // the arenas there are.
+  useMallocArenas(Workers + 1);
   std::vector<std::thread> Pool;
   for (unsigned I = 0; I < Workers; ++I)
     Pool.emplace_back([&W] { W.worker(); });
   for (std::thread &T : Pool)
     T.join();
+  useMallocArenas(1);
   W.finish(Positions.size(), /*NoMore=*/true);
   return Outcomes;
 }

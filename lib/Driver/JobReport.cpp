@@ -239,12 +239,9 @@ Error writeJobReport(const JobReport &J, StringRef OutDir,
                               rankTimelineStatsTable(J.Ranks)))
     return E;
   if (!J.Collectives.empty()) {
-    if (Error E = writeCsvTable(Multi, "collectives.csv",
-                                collectivesTable(J.Collectives,
-                                                 J.GpusPerNode)))
+    if (Error E = writeCollectivesCsv(Multi, J.Collectives, J.GpusPerNode))
       return E;
-    if (Error E = writeCsvTable(Multi, "collectives_long.csv",
-                                collectivesLongTable(J.Collectives)))
+    if (Error E = writeCollectivesLongCsv(Multi, J.Collectives))
       return E;
     if (Error E = writeCollectiveExtras(J, Multi))
       return E;

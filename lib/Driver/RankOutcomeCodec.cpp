@@ -1,6 +1,7 @@
 //===- RankOutcomeCodec.cpp - A job's rank outcomes as bytes --------------===//
 #include "tl/Driver/RankOutcomeCodec.h"
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/bit.h"
 #include "llvm/Support/Endian.h"
 
@@ -27,6 +28,17 @@ public:
     u64(S.size());
     Bytes.append(S.data(), S.size());
   }
+  /// A collective instance's name: 0 for "", else its number in the
+  /// order of first use, the text after the number on its first use. A
+  /// rank's tens of thousands of instances share a few names.
+  void name(SharedName N) {
+    if (N.empty())
+      return u64(0);
+    auto [It, New] = Names.try_emplace(N.ref().data(), Names.size() + 1);
+    u64(It->second);
+    if (New)
+      str(N);
+  }
   void opt(const std::optional<int64_t> &V) {
     flag(V.has_value());
     if (V)
@@ -44,6 +56,10 @@ public:
       ints(V);
     }
   }
+
+private:
+  /// Interned text -> its number (name()).
+  DenseMap<const char *, uint64_t> Names;
 };
 
 class Reader {
@@ -74,6 +90,23 @@ public:
     std::string S = B.substr(Pos, N).str();
     Pos += N;
     return S;
+  }
+  SharedName name() {
+    uint64_t N = u64();
+    if (N == 0 || Bad)
+      return SharedName();
+    if (N <= Names.size())
+      return Names[N - 1];
+    if (N != Names.size() + 1) {
+      Bad = true;
+      return SharedName();
+    }
+    uint64_t Len = u64();
+    if (!need(Len))
+      return SharedName();
+    Names.push_back(SharedName(B.substr(Pos, Len)));
+    Pos += Len;
+    return Names.back();
   }
   std::optional<int64_t> opt() {
     if (!flag())
@@ -111,15 +144,16 @@ private:
   }
   StringRef B;
   size_t Pos = 0;
+  std::vector<SharedName> Names;
 };
 
 void writeInstance(Writer &W, const CollectiveInstance &I) {
-  W.str(I.Pg);
-  W.str(I.PgDesc);
+  W.name(I.Pg);
+  W.name(I.PgDesc);
   W.opt(I.Seq);
-  W.str(I.CollName);
-  W.str(I.CollType);
-  W.str(I.Dtype);
+  W.name(I.CollName);
+  W.name(I.CollType);
+  W.name(I.Dtype);
   W.opt(I.InNelems);
   W.opt(I.OutNelems);
   W.opt(I.GroupSize);
@@ -129,7 +163,7 @@ void writeInstance(Writer &W, const CollectiveInstance &I) {
   W.f64(I.Start);
   W.f64(I.End);
   W.u64(I.NumKernels);
-  W.str(I.Kernel);
+  W.name(I.Kernel);
   W.opt(I.Step);
   W.flag(I.CommsId.has_value());
   if (I.CommsId)
@@ -142,12 +176,12 @@ void writeInstance(Writer &W, const CollectiveInstance &I) {
 
 CollectiveInstance readInstance(Reader &R) {
   CollectiveInstance I;
-  I.Pg = R.str();
-  I.PgDesc = R.str();
+  I.Pg = R.name();
+  I.PgDesc = R.name();
   I.Seq = R.opt();
-  I.CollName = R.str();
-  I.CollType = R.str();
-  I.Dtype = R.str();
+  I.CollName = R.name();
+  I.CollType = R.name();
+  I.Dtype = R.name();
   I.InNelems = R.opt();
   I.OutNelems = R.opt();
   I.GroupSize = R.opt();
@@ -157,7 +191,7 @@ CollectiveInstance readInstance(Reader &R) {
   I.Start = R.f64();
   I.End = R.f64();
   I.NumKernels = unsigned(R.u64());
-  I.Kernel = R.str();
+  I.Kernel = R.name();
   I.Step = R.opt();
   if (R.flag())
     I.CommsId = R.u64();

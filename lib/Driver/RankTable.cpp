@@ -46,9 +46,12 @@ RankSummary summarizeRank(const Trace &T, const GpuTimeline &TL,
   S.Collectives.Instances = collectCollectiveInstances(T, W.Steps);
   for (CollectiveInstance &I : S.Collectives.Instances) {
     if (!I.PgRanks.empty() && !I.PgRanksTruncated && !I.Pg.empty())
-      S.Collectives.PgRanks.try_emplace(I.Pg, I.PgRanks);
+      S.Collectives.PgRanks.try_emplace(I.Pg.str(), I.PgRanks);
     I.PgRanks = {};
   }
+  // Kept until the job's matching, a rank's share of the job's memory: no
+  // growth slack.
+  S.Collectives.Instances.shrink_to_fit();
   ArgValue Cfg = T.topLevel().get("distributedInfo").get("pg_config");
   for (size_t I = 0, N = Cfg.isArray() ? Cfg.size() : 0; I < N; ++I) {
     ArgValue G = Cfg[I];

@@ -22,3 +22,9 @@ void tl::useOneMallocArena() {
   mallopt(M_ARENA_MAX, 1);
 #endif
 }
+
+void tl::useMallocArenas(unsigned N) {
+#if defined(__GLIBC__)
+  mallopt(M_ARENA_MAX, int(N ? N : 1));
+#endif
+}

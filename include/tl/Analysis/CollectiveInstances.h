@@ -12,6 +12,8 @@
 
 #include "tl/Analysis/StepSelection.h"
 #include "tl/IR/Trace.h"
+#include "tl/Support/OptionalInt.h"
+#include "tl/Support/SharedName.h"
 
 #include "llvm/ADT/StringRef.h"
 
@@ -22,35 +24,40 @@
 
 namespace tl {
 
+/// A job keeps one per rank and operation until the cross-rank matching
+/// (tens of thousands per rank on collective-dense traces), so it is
+/// fixed-size and small: its names are SharedNames (8 bytes, one copy of
+/// each text per process), its optional numbers OptionalInts (8 bytes).
 struct CollectiveInstance {
   /// Process Group Name ("" when the trace records none).
-  std::string Pg, PgDesc;
+  SharedName Pg, PgDesc;
   /// Seq: the group's sequence number of the operation (newer PyTorch).
-  std::optional<int64_t> Seq;
+  OptionalInt Seq;
   /// Collective name as recorded ("" when absent), and its §5.4 type
   /// (collectiveType()).
-  std::string CollName, CollType;
-  std::string Dtype;
-  std::optional<int64_t> InNelems, OutNelems, GroupSize;
+  SharedName CollName, CollType;
+  SharedName Dtype;
+  OptionalInt InNelems, OutNelems, GroupSize;
   /// Global ranks of the group from Process Group Ranks; Truncated when
-  /// the list was shortened with "...".
+  /// the list was shortened with "...". A job keeps the list once per
+  /// group (RankCollectives::PgRanks), not here.
   std::vector<int64_t> PgRanks;
-  bool PgRanksTruncated = false;
   int64_t Stream = -1;
   /// First kernel start, last kernel end (µs).
   double Start = 0, End = 0;
   unsigned NumKernels = 0;
-  std::string Kernel; // the first kernel's name
+  bool PgRanksTruncated = false;
+  SharedName Kernel; // the first kernel's name
   /// ProfilerStep#N whose CPU range holds the launch (§2.4), if any.
-  std::optional<int64_t> Step;
+  OptionalInt Step;
   /// Comms Id: c10d's hash of the operation, the same on every member; a
   /// uint64 (it may exceed INT64_MAX).
   std::optional<uint64_t> CommsId;
   /// Rank: the caller's rank inside the group; for send/recv the peer's
   /// group rank (older traces).
-  std::optional<int64_t> GroupRank;
+  OptionalInt GroupRank;
   /// The peer's global rank of a send (Dst Rank) or recv (Src Rank).
-  std::optional<int64_t> PeerRank;
+  OptionalInt PeerRank;
   /// In/Out split size: elements per peer in group-rank order (all_to_allv;
   /// empty for "[]" or a truncated list).
   std::vector<int64_t> InSplit, OutSplit;

@@ -43,12 +43,13 @@ enum class MatchStatus { Ok, Incomplete, Mismatch, Unaligned };
 llvm::StringRef matchKeyName(MatchKey K);     // "comms_id", "seq", ...
 llvm::StringRef matchStatusName(MatchStatus S); // "ok", "incomplete", ...
 
+/// One per rank and matched collective: numbers only (what
+/// collectives_long.csv prints), no name.
 struct MatchedMember {
   int64_t Rank = 0;
   double Start = 0, End = 0;
   int64_t Stream = -1;
   unsigned NumKernels = 0;
-  std::string Kernel;
   double Wait = 0; // max start - Start
   /// The instance's position in its rank's RankCollectives::Instances.
   size_t Index = 0;

@@ -12,6 +12,8 @@
 #include "tl/Report/CsvTable.h"
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
 
 #include <optional>
 #include <string>
@@ -30,6 +32,14 @@ std::string nodeSpan(const MatchedCollective &C,
 CsvTable collectivesTable(llvm::ArrayRef<MatchedCollective> Cs,
                           std::optional<int64_t> GpusPerNode);
 CsvTable collectivesLongTable(llvm::ArrayRef<MatchedCollective> Cs);
+/// The two tables written into Dir/collectives.csv and
+/// Dir/collectives_long.csv a row at a time: held whole, the long one
+/// (a row per rank and collective) was most of a large job's peak.
+llvm::Error writeCollectivesCsv(llvm::StringRef Dir,
+                                llvm::ArrayRef<MatchedCollective> Cs,
+                                std::optional<int64_t> GpusPerNode);
+llvm::Error writeCollectivesLongCsv(llvm::StringRef Dir,
+                                    llvm::ArrayRef<MatchedCollective> Cs);
 
 /// collective_summary.csv (§7.1): the ok instances per (coll_type,
 /// coll_name, dtype, bytes, pg), transfer_total_ms descending, then key

@@ -19,6 +19,7 @@
 #include "tl/Support/PyValue.h"
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
@@ -71,6 +72,19 @@ PyValue pyOptInt(std::optional<int64_t> I);
 /// Write Dir/<Name> atomically (Name includes ".csv").
 llvm::Error writeCsvTable(llvm::StringRef Dir, llvm::StringRef Name,
                           const CsvTable &Table);
+
+/// A table printed as CsvTable prints it, from rows made on demand rather
+/// than held: Rows calls its argument once per row, in order, and is
+/// called twice (pandas' column dtypes need every row before the first is
+/// printed). For tables of a row per rank and collective of a job, which
+/// as PyValue rows would take ~1 KB each.
+using CsvRowSink = llvm::function_ref<void(const std::vector<PyValue> &)>;
+using CsvRows = llvm::function_ref<void(CsvRowSink)>;
+void writeCsvRows(llvm::raw_ostream &OS, llvm::ArrayRef<std::string> Columns,
+                  CsvRows Rows);
+/// The same into Dir/<Name>, atomically.
+llvm::Error writeCsvRows(llvm::StringRef Dir, llvm::StringRef Name,
+                         llvm::ArrayRef<std::string> Columns, CsvRows Rows);
 
 } // namespace tl
 

@@ -40,45 +40,59 @@ PyValue tl::pyOptInt(std::optional<int64_t> I) {
   return I ? PyValue::integer(*I) : PyValue::none();
 }
 
-void CsvTable::write(llvm::raw_ostream &OS) const {
-  if (Columns.empty()) {
-    OS << "\n";
-    return;
-  }
-  // pandas dtype of each column: ints become float64 next to a missing
-  // value or a float.
-  std::vector<bool> IntAsFloat(Columns.size(), false);
-  for (size_t C = 0; C < Columns.size(); ++C) {
-    bool HasInt = false, HasNone = false, HasFloat = false, HasOther = false;
-    for (const auto &R : Rows) {
-      switch (R[C].kind()) {
+namespace {
+/// pandas' dtype of each column, from every row: ints become float64 next
+/// to a missing value or a float.
+class ColumnDtypes {
+public:
+  explicit ColumnDtypes(size_t N) : Int(N), None(N), Float(N), Other(N) {}
+  void add(const std::vector<PyValue> &Row) {
+    for (size_t C = 0; C < Row.size(); ++C) {
+      switch (Row[C].kind()) {
       case PyValue::Kind::Int:
-        HasInt = true;
+        Int[C] = true;
         break;
       case PyValue::Kind::None:
-        HasNone = true;
+        None[C] = true;
         break;
       case PyValue::Kind::Float:
-        HasFloat = true;
+        Float[C] = true;
         break;
       default:
-        HasOther = true;
+        Other[C] = true;
       }
     }
-    IntAsFloat[C] = HasInt && !HasOther && (HasNone || HasFloat);
   }
-  CsvWriter W(OS);
-  W.writeRow(Columns);
-  std::vector<std::string> Fields(Columns.size());
-  for (const auto &R : Rows) {
-    for (size_t C = 0; C < Columns.size(); ++C) {
+  std::vector<bool> intAsFloat() const {
+    std::vector<bool> Out(Int.size());
+    for (size_t C = 0; C < Int.size(); ++C)
+      Out[C] = Int[C] && !Other[C] && (None[C] || Float[C]);
+    return Out;
+  }
+
+private:
+  std::vector<bool> Int, None, Float, Other;
+};
+
+/// Prints rows once the dtypes are known.
+class RowPrinter {
+public:
+  RowPrinter(llvm::raw_ostream &OS, llvm::ArrayRef<std::string> Columns,
+             std::vector<bool> IntAsFloat)
+      : W(OS), IntAsFloat(std::move(IntAsFloat)), Fields(Columns.size()) {
+    W.writeRow(Columns);
+  }
+  void print(const std::vector<PyValue> &R) {
+    assert(R.size() == Fields.size() && "row width != column count");
+    for (size_t C = 0; C < Fields.size(); ++C) {
       const PyValue &V = R[C];
       switch (V.kind()) {
       case PyValue::Kind::None:
         Fields[C].clear();
         break;
       case PyValue::Kind::Float:
-        Fields[C] = std::isnan(V.getFloat()) ? std::string() : pyRepr(V.getFloat());
+        Fields[C] =
+            std::isnan(V.getFloat()) ? std::string() : pyRepr(V.getFloat());
         break;
       case PyValue::Kind::Int:
         Fields[C] = IntAsFloat[C] ? pyRepr(double(V.getInt()))
@@ -90,6 +104,45 @@ void CsvTable::write(llvm::raw_ostream &OS) const {
     }
     W.writeRow(Fields);
   }
+
+private:
+  CsvWriter W;
+  std::vector<bool> IntAsFloat;
+  std::vector<std::string> Fields;
+};
+} // namespace
+
+void CsvTable::write(llvm::raw_ostream &OS) const {
+  if (Columns.empty()) {
+    OS << "\n";
+    return;
+  }
+  ColumnDtypes Dtypes(Columns.size());
+  for (const auto &R : Rows)
+    Dtypes.add(R);
+  RowPrinter P(OS, Columns, Dtypes.intAsFloat());
+  for (const auto &R : Rows)
+    P.print(R);
+}
+
+void tl::writeCsvRows(llvm::raw_ostream &OS,
+                      llvm::ArrayRef<std::string> Columns, CsvRows Rows) {
+  if (Columns.empty()) {
+    OS << "\n";
+    return;
+  }
+  ColumnDtypes Dtypes(Columns.size());
+  Rows([&](const std::vector<PyValue> &R) { Dtypes.add(R); });
+  RowPrinter P(OS, Columns, Dtypes.intAsFloat());
+  Rows([&](const std::vector<PyValue> &R) { P.print(R); });
+}
+
+llvm::Error tl::writeCsvRows(llvm::StringRef Dir, llvm::StringRef Name,
+                             llvm::ArrayRef<std::string> Columns,
+                             CsvRows Rows) {
+  return writeFileAtomically(Dir, Name, [&](llvm::raw_ostream &OS) {
+    writeCsvRows(OS, Columns, Rows);
+  });
 }
 
 std::string CsvTable::toString() const {

@@ -17,11 +17,11 @@ CollectiveInstance inst(double Start, double End,
                         std::optional<int64_t> Seq = std::nullopt,
                         int64_t In = 1024) {
   CollectiveInstance I;
-  I.Pg = "0";
+  I.Pg = SharedName("0");
   I.Seq = Seq;
-  I.CollName = "allreduce";
-  I.CollType = "allreduce";
-  I.Dtype = "Float";
+  I.CollName = SharedName("allreduce");
+  I.CollType = SharedName("allreduce");
+  I.Dtype = SharedName("Float");
   I.InNelems = I.OutNelems = In;
   I.GroupSize = 3;
   I.PgRanks = {0, 1, 2};
@@ -173,8 +173,8 @@ TEST(CollectiveMatch, CommsIdOnSomeMembersOnly) {
 CollectiveInstance p2p(const char *Name, double Start, double End,
                        int64_t Seq) {
   CollectiveInstance I = inst(Start, End, Seq);
-  I.CollName = Name;
-  I.CollType = "sendrecv";
+  I.CollName = SharedName(Name);
+  I.CollType = SharedName("sendrecv");
   return I;
 }
 
@@ -218,11 +218,12 @@ TEST(CollectiveMatch, SendRecvPairs) {
 TEST(CollectiveMatch, AllToAllvBytes) {
   auto a2a = [](double Start, std::vector<int64_t> Split) {
     CollectiveInstance I = inst(Start, 100, 1);
-    I.CollName = "all_to_allv";
-    I.CollType = "alltoallv";
-    I.InNelems = 0;
+    I.CollName = SharedName("all_to_allv");
+    I.CollType = SharedName("alltoallv");
+    int64_t In = 0;
     for (int64_t X : Split)
-      *I.InNelems += X;
+      In += X;
+    I.InNelems = In;
     I.InSplit = std::move(Split);
     return I;
   };

@@ -37,12 +37,12 @@ RankOutcome sample() {
   S.TotalMemcpyUs = 8;
   S.Collectives.Rank = 5;
   CollectiveInstance I;
-  I.Pg = "0";
-  I.PgDesc = "default_pg";
+  I.Pg = SharedName("0");
+  I.PgDesc = SharedName("default_pg");
   I.Seq = 42;
-  I.CollName = "allreduce";
-  I.CollType = "allreduce";
-  I.Dtype = "BFloat16";
+  I.CollName = SharedName("allreduce");
+  I.CollType = SharedName("allreduce");
+  I.Dtype = SharedName("BFloat16");
   I.InNelems = 1048576;
   I.GroupSize = 64;
   I.PgRanks = {0, 1, 63};
@@ -51,7 +51,7 @@ RankOutcome sample() {
   I.Start = 1000.125;
   I.End = 2000.25;
   I.NumKernels = 2;
-  I.Kernel = "ncclDevKernel_AllReduce_Sum_bf16_RING_LL";
+  I.Kernel = SharedName("ncclDevKernel_AllReduce_Sum_bf16_RING_LL");
   I.Step = 6;
   I.CommsId = 18446744073709551557ull; // above INT64_MAX
   I.GroupRank = 3;
@@ -60,8 +60,12 @@ RankOutcome sample() {
   I.OutSplit = {4, 5};
   S.Collectives.Instances.push_back(I);
   CollectiveInstance J; // every optional empty
-  J.Kernel = "ncclKernel";
+  J.Kernel = SharedName("ncclKernel");
   S.Collectives.Instances.push_back(J);
+  // The names again: sent by their number in the name table.
+  CollectiveInstance K = I;
+  K.Seq = 43;
+  S.Collectives.Instances.push_back(K);
   S.Collectives.PgConfig["0"] = {0, 1, 2};
   S.Collectives.PgConfig["1"] = {};
   S.Collectives.PgRanks["3"] = {6, 7};
@@ -145,7 +149,7 @@ TEST(RankOutcomeCodec, EveryFieldComesBack) {
   EXPECT_TRUE(std::signbit(S.TotalCommUs));
   EXPECT_EQ(S.TotalMemcpyUs, 8);
   EXPECT_EQ(S.Collectives.Rank, 5);
-  ASSERT_EQ(S.Collectives.Instances.size(), 2u);
+  ASSERT_EQ(S.Collectives.Instances.size(), 3u);
   const CollectiveInstance &I = S.Collectives.Instances[0];
   EXPECT_EQ(I.Pg, "0");
   EXPECT_EQ(I.PgDesc, "default_pg");
@@ -175,6 +179,15 @@ TEST(RankOutcomeCodec, EveryFieldComesBack) {
   EXPECT_TRUE(J.InSplit.empty() && J.OutSplit.empty());
   EXPECT_EQ(J.Stream, -1);
   EXPECT_EQ(J.Kernel, "ncclKernel");
+  EXPECT_TRUE(J.Pg.empty() && J.CollName.empty() && J.Dtype.empty());
+  const CollectiveInstance &K = S.Collectives.Instances[2];
+  EXPECT_EQ(K.Seq, 43);
+  EXPECT_EQ(K.Pg, "0");
+  EXPECT_EQ(K.PgDesc, "default_pg");
+  EXPECT_EQ(K.CollName, "allreduce");
+  EXPECT_EQ(K.CollType, "allreduce");
+  EXPECT_EQ(K.Dtype, "BFloat16");
+  EXPECT_EQ(K.Kernel, "ncclDevKernel_AllReduce_Sum_bf16_RING_LL");
   EXPECT_EQ(S.Collectives.PgConfig.size(), 2u);
   EXPECT_EQ(S.Collectives.PgConfig.at("0"), (std::vector<int64_t>{0, 1, 2}));
   EXPECT_TRUE(S.Collectives.PgConfig.at("1").empty());

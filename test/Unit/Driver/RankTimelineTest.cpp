@@ -32,10 +32,10 @@ TEST(RankTimeline, HtaKernelTypes) {
 
 static CollectiveInstance inst(int64_t Seq, double Start, double End) {
   CollectiveInstance I;
-  I.Pg = "0";
+  I.Pg = SharedName("0");
   I.Seq = Seq;
-  I.CollName = I.CollType = "allreduce";
-  I.Dtype = "Float";
+  I.CollName = I.CollType = SharedName("allreduce");
+  I.Dtype = SharedName("Float");
   I.InNelems = I.OutNelems = 1024;
   I.GroupSize = 2;
   I.Stream = 20;

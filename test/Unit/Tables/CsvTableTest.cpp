@@ -3,6 +3,8 @@
 
 #include "gtest/gtest.h"
 
+#include "llvm/Support/raw_ostream.h"
+
 using namespace tl;
 
 TEST(CsvTable, PandasCellFormatting) {
@@ -49,4 +51,32 @@ TEST(CsvTable, ContainersUsePythonStr) {
             PyValue::tuple({PyValue::str("c10::BFloat16"), PyValue::none()})});
   EXPECT_EQ(T.toString(),
             "Categories,args\n['GEMM'],\"('c10::BFloat16', None)\"\n");
+}
+
+TEST(CsvTable, RowsMadeOnDemandPrintAsTheTable) {
+  // The int column's None is in the last row: the dtype pass must see it
+  // before the first row prints (8 -> 8.0), as the held table does.
+  std::vector<std::vector<PyValue>> Rows = {
+      {pyText("a,b"), pyInt(8), pyFloat(0.1)},
+      {pyText("c"), pyInt(9), pyFloat(2.0)},
+      {pyText("d"), PyValue::none(), pyFloat(1e-5)}};
+  std::string Streamed;
+  llvm::raw_string_ostream OS(Streamed);
+  int Passes = 0;
+  writeCsvRows(OS, {"name", "n", "x"}, [&](CsvRowSink Sink) {
+    ++Passes;
+    for (const std::vector<PyValue> &R : Rows)
+      Sink(R);
+  });
+  EXPECT_EQ(Passes, 2);
+  EXPECT_EQ(Streamed, "name,n,x\n\"a,b\",8.0,0.1\nc,9.0,2.0\nd,,1e-05\n");
+  CsvTable T({"name", "n", "x"});
+  for (const std::vector<PyValue> &R : Rows)
+    T.addRow(R);
+  EXPECT_EQ(Streamed, T.toString());
+
+  std::string NoColumns;
+  llvm::raw_string_ostream NC(NoColumns);
+  writeCsvRows(NC, {}, [](CsvRowSink) {});
+  EXPECT_EQ(NoColumns, "\n");
 }
