@@ -67,26 +67,39 @@ static SkewHeatmap skewHeatmap(const JobReport &J) {
   return H;
 }
 
+/// One CSV of the job report: its file name and how to build it (built
+/// only when written, one at a time).
+struct JobTable {
+  StringRef Name;
+  function_ref<CsvTable()> Build;
+};
+
+/// Tables into Multi, in order; the first failed write ends it.
+static Error writeJobTables(StringRef Multi, ArrayRef<JobTable> Tables) {
+  for (const JobTable &T : Tables)
+    if (Error E = writeCsvTable(Multi, T.Name, T.Build()))
+      return E;
+  return Error::success();
+}
+
 /// collective_summary.csv and, with all_to_allv instances, the §5.5
 /// tables (the heat-map up to 1,024 ranks).
 static Error writeCollectiveExtras(const JobReport &J, StringRef Multi) {
-  if (Error E = writeCsvTable(Multi, "collective_summary.csv",
-                              collectiveSummaryTable(J.Collectives,
-                                                     J.GpusPerNode)))
-    return E;
-  if (!hasAllToAllv(J.Collectives))
-    return Error::success();
-  if (Error E = writeCsvTable(Multi, "all2allv.csv",
-                              allToAllvTable(J.Collectives)))
-    return E;
-  if (Error E = writeCsvTable(Multi, "all2allv_summary.csv",
-                              allToAllvSummaryTable(J.Collectives)))
-    return E;
-  if (std::max<int64_t>(J.ExpectedRanks, int64_t(J.Ranks.size())) >
-      AllToAllvHeatmapMaxRanks)
-    return Error::success();
-  return writeCsvTable(Multi, "all2allv_heatmap.csv",
-                       allToAllvHeatmapTable(J.Collectives));
+  auto Summary = [&] {
+    return collectiveSummaryTable(J.Collectives, J.GpusPerNode);
+  };
+  auto A2a = [&] { return allToAllvTable(J.Collectives); };
+  auto A2aSummary = [&] { return allToAllvSummaryTable(J.Collectives); };
+  auto A2aHeatmap = [&] { return allToAllvHeatmapTable(J.Collectives); };
+  std::vector<JobTable> Tables = {{"collective_summary.csv", Summary}};
+  if (hasAllToAllv(J.Collectives)) {
+    Tables.push_back({"all2allv.csv", A2a});
+    Tables.push_back({"all2allv_summary.csv", A2aSummary});
+    if (std::max<int64_t>(J.ExpectedRanks, int64_t(J.Ranks.size())) <=
+        AllToAllvHeatmapMaxRanks)
+      Tables.push_back({"all2allv_heatmap.csv", A2aHeatmap});
+  }
+  return writeJobTables(Multi, Tables);
 }
 
 void crossRankAnalysis(JobReport &J) {
@@ -226,17 +239,15 @@ Error writeJobReport(const JobReport &J, StringRef OutDir,
                                "Job — GPU Time per Rank");
       }))
     return E;
-  if (Error E = writeCsvTable(Multi, "critical_by_rank.csv",
-                              criticalByRankTable(J.Ranks)))
-    return E;
-  if (Error E = writeCsvTable(Multi, "critical_job.csv",
-                              criticalJobTable(J.CriticalPath)))
-    return E;
-  if (Error E =
-          writeCsvTable(Multi, "rank_timeline.csv", rankTimelineTable(J.Ranks)))
-    return E;
-  if (Error E = writeCsvTable(Multi, "rank_timeline_stats.csv",
-                              rankTimelineStatsTable(J.Ranks)))
+  auto CpByRank = [&] { return criticalByRankTable(J.Ranks); };
+  auto CpJob = [&] { return criticalJobTable(J.CriticalPath); };
+  auto Timeline = [&] { return rankTimelineTable(J.Ranks); };
+  auto TimelineStats = [&] { return rankTimelineStatsTable(J.Ranks); };
+  if (Error E = writeJobTables(Multi,
+                               {{"critical_by_rank.csv", CpByRank},
+                                {"critical_job.csv", CpJob},
+                                {"rank_timeline.csv", Timeline},
+                                {"rank_timeline_stats.csv", TimelineStats}}))
     return E;
   if (!J.Collectives.empty()) {
     if (Error E = writeCollectivesCsv(Multi, J.Collectives, J.GpusPerNode))
@@ -245,11 +256,11 @@ Error writeJobReport(const JobReport &J, StringRef OutDir,
       return E;
     if (Error E = writeCollectiveExtras(J, Multi))
       return E;
-    if (Error E = writeCsvTable(Multi, "stragglers.csv",
-                                stragglersTable(J.Stragglers)))
-      return E;
-    if (Error E = writeCsvTable(Multi, "straggler_steps.csv",
-                                stepStragglersTable(J.Stragglers)))
+    auto Stragglers = [&] { return stragglersTable(J.Stragglers); };
+    auto StepStragglers = [&] { return stepStragglersTable(J.Stragglers); };
+    if (Error E = writeJobTables(Multi,
+                                 {{"stragglers.csv", Stragglers},
+                                  {"straggler_steps.csv", StepStragglers}}))
       return E;
     if (Error E = Chart("collective_skew.svg", [&](raw_ostream &OS) {
           renderSkewHeatmapSvg(OS, skewHeatmap(J),
