@@ -17,6 +17,7 @@
 #include "llvm/Support/Process.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <atomic>
 #include <cerrno>
 #include <climits>
 #include <csignal>
@@ -57,7 +58,15 @@ static constexpr StringLiteral ManifestHeader =
 namespace {
 // Plain data, zero-initialized: no static constructors.
 char SigStaging[PATH_MAX];
-volatile sig_atomic_t SigArmed = 0;
+// The handler runs on whichever thread the signal reaches, while the main
+// thread may be committing: whoever moves the state out of Armed first
+// owns the staging directory. Cleaning a staging directory that a commit
+// is renaming into place would leave the new report with files missing.
+enum SigStateKind : int { SigIdle, SigArmed, SigCleaning, SigCleaned,
+                          SigCommitting };
+std::atomic<int> SigState{SigIdle};
+static_assert(std::atomic<int>::is_always_lock_free,
+              "the signal handler needs a lock-free state");
 struct sigaction PrevInt, PrevTerm, PrevHup;
 bool HandlersInstalled = false;
 std::mutex HandlerMutex;
@@ -116,14 +125,15 @@ void removeContentsSignalSafe(int Fd, unsigned Depth) {
 
 void onSignal(int Sig) {
   int SavedErrno = errno;
-  if (SigArmed) {
-    SigArmed = 0;
+  int Was = SigArmed;
+  if (SigState.compare_exchange_strong(Was, SigCleaning)) {
     int Fd = open(SigStaging, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     if (Fd >= 0) {
       removeContentsSignalSafe(Fd, 16);
       close(Fd);
       rmdir(SigStaging);
     }
+    SigState.store(SigCleaned);
   }
   // Then whatever was there before (LLVM's handler, or the default) gets
   // the signal: the process dies of it.
@@ -135,10 +145,12 @@ void onSignal(int Sig) {
   errno = SavedErrno;
 }
 
-void armSignalCleanup(StringRef Staging) {
+/// False when another transaction holds the handler (one at a time;
+/// leftovers go at the next run).
+bool armSignalCleanup(StringRef Staging) {
   std::lock_guard<std::mutex> G(HandlerMutex);
-  if (SigArmed || Staging.size() >= sizeof(SigStaging))
-    return; // one transaction at a time; leftovers go at the next run
+  if (SigState.load() != SigIdle || Staging.size() >= sizeof(SigStaging))
+    return false;
   memcpy(SigStaging, Staging.data(), Staging.size());
   SigStaging[Staging.size()] = 0;
   if (!HandlersInstalled) {
@@ -152,12 +164,26 @@ void armSignalCleanup(StringRef Staging) {
     sigaction(SIGHUP, &SA, &PrevHup);
     HandlersInstalled = true;
   }
-  SigArmed = 1;
+  SigState.store(SigArmed);
+  return true;
+}
+
+/// Takes the staging directory from the handler before a commit moves
+/// it. False when a signal's cleanup has begun: the staging directory is
+/// (being) removed and the commit must not happen; returns once the
+/// handler is done with it.
+bool claimFromSignalCleanup() {
+  int Was = SigArmed;
+  if (SigState.compare_exchange_strong(Was, SigCommitting))
+    return true;
+  while (SigState.load() == SigCleaning)
+    ::usleep(1000);
+  return false;
 }
 
 void disarmSignalCleanup() {
   std::lock_guard<std::mutex> G(HandlerMutex);
-  SigArmed = 0;
+  SigState.store(SigIdle);
 }
 
 //===----------------------------------------------------------------------===//
@@ -688,8 +714,7 @@ OutputTransaction::begin(StringRef Dir, const OutputTransactionOptions &Opts) {
   if (T->Swap && Exists)
     ::chmod(T->Staging.c_str(), St.st_mode & 07777);
   if (Opts.CleanUpOnSignal) {
-    armSignalCleanup(T->Staging);
-    T->Armed = true;
+    T->Armed = armSignalCleanup(T->Staging);
   }
   return T;
 }
@@ -735,6 +760,16 @@ std::string OutputTransaction::unstaged(StringRef Msg) const {
 
 Error OutputTransaction::commit() {
   assert(!Done && "commit() runs once");
+  if (Armed && !claimFromSignalCleanup()) {
+    // A signal arrived and its handler removed the staging directory;
+    // the earlier report was not touched.
+    disarmSignalCleanup();
+    Armed = false;
+    Staging.clear();
+    Done = true;
+    return error(Dir + ": interrupted by a signal; the earlier report is "
+                       "unchanged");
+  }
   std::vector<std::string> Files = listFiles(Staging);
   Error E = Swap ? commitWhole(Files) : commitFileByFile(Files);
   if (E) {
