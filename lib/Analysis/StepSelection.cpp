@@ -69,6 +69,19 @@ int stepAt(ArrayRef<StepWindow> Steps, double Ts) {
   return Ts < It->CpuEnd ? int(It - Steps.begin()) : -1;
 }
 
+/// Every GPU event of T with the position in Steps of the step that launched
+/// it (spec §2.4's launch attribution), -1 when its launch lies outside
+/// every step, NoLaunch when it has no launch at all.
+constexpr int NoLaunch = -2;
+template <typename Fn>
+void forEachGpuLaunch(const Trace &T, ArrayRef<StepWindow> Steps, Fn F) {
+  LauncherFinder Launcher(T);
+  for (EventId G : T.gpuEvents()) {
+    EventId R = Launcher(G);
+    F(G, R == NoEvent ? NoLaunch : stepAt(Steps, T.ts(R)));
+  }
+}
+
 std::vector<int64_t> stepNumbers(const StepWindows &W) {
   std::vector<int64_t> N;
   for (const StepWindow &S : W.Steps)
@@ -99,24 +112,19 @@ StepWindows tl::computeStepWindows(const Trace &T,
            .empty())
     Out.Steps.back().Truncated = true;
 
-  LauncherFinder Launcher(T);
-  std::vector<EventId> NoLaunch;
-  for (EventId G : T.gpuEvents()) {
-    EventId R = Launcher(G);
-    if (R == NoEvent) {
-      NoLaunch.push_back(G);
-      continue;
-    }
-    int I = stepAt(Out.Steps, T.ts(R));
+  std::vector<EventId> Unlaunched;
+  forEachGpuLaunch(T, Out.Steps, [&](EventId G, int I) {
+    if (I == NoLaunch)
+      Unlaunched.push_back(G);
     if (I < 0)
-      continue;
+      return;
     StepWindow &S = Out.Steps[I];
     ++S.GpuEvents;
     if (!S.Gpu)
       S.Gpu = Interval{T.ts(G), T.end(G)};
     S.Gpu->Start = std::min(S.Gpu->Start, T.ts(G));
     S.Gpu->End = std::max(S.Gpu->End, T.end(G));
-  }
+  });
   // Work launched before the recording: GPU events without a launch that
   // end before the steps' first GPU work.
   double FirstGpu = std::numeric_limits<double>::infinity();
@@ -124,7 +132,7 @@ StepWindows tl::computeStepWindows(const Trace &T,
     if (S.Gpu)
       FirstGpu = std::min(FirstGpu, S.Gpu->Start);
   double PreEnd = -std::numeric_limits<double>::infinity();
-  for (EventId G : NoLaunch)
+  for (EventId G : Unlaunched)
     if (T.end(G) < FirstGpu) {
       ++Out.PreTraceGpu;
       PreEnd = std::max(PreEnd, T.end(G));
@@ -153,6 +161,16 @@ StepWindows tl::computeStepWindows(const Trace &T,
     Out.Steps[P = Cand[P]].Outlier = true;
   if (auto &Sel = Out.Steady.Selection)
     Sel = std::pair{Cand[Sel->first], Cand[Sel->second]};
+  return Out;
+}
+
+std::vector<std::vector<EventId>>
+tl::launchedGpuEvents(const Trace &T, ArrayRef<StepWindow> Steps) {
+  std::vector<std::vector<EventId>> Out(Steps.size());
+  forEachGpuLaunch(T, Steps, [&](EventId G, int I) {
+    if (I >= 0)
+      Out[I].push_back(G);
+  });
   return Out;
 }
 

@@ -42,6 +42,24 @@ StepTable::StepTable(const Trace &T, AnalysisManager &AM) {
   }
   if (W.Steps.empty())
     return;
+  if (AM.options().StepLaunchMode) {
+    LaunchMode = true;
+    std::vector<std::vector<EventId>> Launched =
+        launchedGpuEvents(T, W.Steps);
+    for (size_t I = 0; I < W.Steps.size(); ++I) {
+      GpuTimeline S(T, std::move(Launched[I]));
+      StepRow R = markedRow(W.Steps[I], Win);
+      R.Computation = S.computationTime();
+      R.ExposedComm = S.exposedCommTime();
+      R.ExposedMemcpy = S.exposedMemcpyTime();
+      R.Busy = S.busyTime();
+      R.TotalComm = S.totalCommTime();
+      R.TotalMemcpy = S.totalMemcpyTime();
+      R.Total = S.totalTime();
+      Rows.push_back(R);
+    }
+    return;
+  }
   const GpuTimeline &TL = AM.get<GpuTimeline>();
   std::vector<Interval> Comp(TL.merged(GpuBucket::Computation).begin(),
                              TL.merged(GpuBucket::Computation).end());
@@ -55,17 +73,8 @@ StepTable::StepTable(const Trace &T, AnalysisManager &AM) {
   std::vector<Interval> ExpCopy =
       subtractIntervals(Comm, subtractIntervals(Comp, Copy));
   for (const StepWindow &S : W.Steps) {
-    StepRow R;
-    R.W = S;
-    if (Win) {
-      R.W.Warmup = R.W.Truncated = R.W.Outlier = false;
-      for (const auto &[N, What] : Flagged)
-        if (N == S.Number) {
-          R.W.Warmup |= What == "warm-up";
-          R.W.Outlier |= What == "outlier";
-          R.W.Truncated |= What == "truncated";
-        }
-    }
+    StepRow R = markedRow(S, Win);
+    R.Total = S.time();
     R.Computation = clippedLength(Comp, S.Start, S.End);
     R.ExposedComm = clippedLength(ExpComm, S.Start, S.End);
     R.ExposedMemcpy = clippedLength(ExpCopy, S.Start, S.End);
@@ -74,6 +83,23 @@ StepTable::StepTable(const Trace &T, AnalysisManager &AM) {
     R.TotalMemcpy = clippedLength(Copy, S.Start, S.End);
     Rows.push_back(R);
   }
+}
+
+StepRow StepTable::markedRow(const StepWindow &S,
+                             const TraceWindow *Win) const {
+  StepRow R;
+  R.W = S;
+  // In a window the flags are the recorded trace's.
+  if (Win) {
+    R.W.Warmup = R.W.Truncated = R.W.Outlier = false;
+    for (const auto &[N, What] : Flagged)
+      if (N == S.Number) {
+        R.W.Warmup |= What == "warm-up";
+        R.W.Outlier |= What == "outlier";
+        R.W.Truncated |= What == "truncated";
+      }
+  }
+  return R;
 }
 
 std::string StepTable::flagsOf(int64_t Number) const {

@@ -288,6 +288,9 @@ Expected<std::unique_ptr<Session>> Session::create(SessionOptions Opts,
   if (O.Mode != ModeAuto && O.Mode != ModeTraining && O.Mode != ModeInference)
     return error("--mode must be 'auto', 'training' or 'inference', got '" +
                  O.Mode + "'");
+  if (O.StepMode != "window" && O.StepMode != "launch")
+    return error("--step-mode must be 'window' or 'launch', got '" +
+                 O.StepMode + "'");
   if (O.Align != "none" && O.Align != "collective")
     return error("--align must be 'none' or 'collective', got '" + O.Align +
                  "'");
@@ -399,6 +402,23 @@ const std::string &Session::canonicalPipeline() const {
   return *P->Canonical;
 }
 
+std::string dataDir(StringRef ToolPath) {
+  SmallString<256> D(sys::path::parent_path(ToolPath));
+  sys::path::append(D, "..", "share", "tl");
+  return std::string(D);
+}
+
+Expected<std::optional<ArchSpec>> fixedArchSpec(const SessionOptions &O) {
+  StringRef A = O.Arch;
+  if (A.empty() || A.equals_insensitive("auto") ||
+      A.equals_insensitive("none"))
+    return std::nullopt;
+  Expected<ArchSpec> S = resolveArchSpec(A, dataDir(O.ToolPath));
+  if (!S)
+    return S.takeError();
+  return std::optional<ArchSpec>(std::move(*S));
+}
+
 Error Session::begin() {
   if (P->Begun)
     return Error::success();
@@ -414,23 +434,19 @@ Error Session::begin() {
 
   AnalysisOptions &AOpts = P->AOpts;
   AOpts.IncludeUnlinked = O.IncludeUnlinked;
+  AOpts.StepLaunchMode = O.StepMode == "launch";
   AOpts.DetectRecompute = O.DetectRecompute;
   AOpts.GroupByNumKernels = O.GroupByNumKernels;
   AOpts.IncludeCallStack = O.IncludeCallStack;
   // A fixed arch is resolved once, before any import, so a typo fails fast;
   // 'auto' is resolved per trace from its deviceProperties.
-  SmallString<256> D(sys::path::parent_path(O.ToolPath));
-  sys::path::append(D, "..", "share", "tl");
-  P->DataDir = std::string(D);
+  P->DataDir = dataDir(O.ToolPath);
   P->AutoArch =
       O.Arch.empty() || StringRef(O.Arch).equals_insensitive("auto");
-  bool NoArch = StringRef(O.Arch).equals_insensitive("none");
-  if (!P->AutoArch && !NoArch) {
-    auto A = resolveArchSpec(O.Arch, P->DataDir);
-    if (!A)
-      return A.takeError();
-    AOpts.Arch = std::move(*A);
-  }
+  Expected<std::optional<ArchSpec>> Fixed = fixedArchSpec(O);
+  if (!Fixed)
+    return Fixed.takeError();
+  AOpts.Arch = std::move(*Fixed);
 
   if (P->timeTrace()) {
     timeTraceProfilerInitialize(/*TimeTraceGranularity=*/0, O.ToolName);

@@ -117,7 +117,14 @@ void renderStepsAppendix(raw_ostream &OS, const ReportContext &Ctx) {
   OS << "\n### Steps\n\n<a id=\"steps\"></a>\n\n";
   OS << "Each step's window runs from the end of the previous step's window "
         "(or its CPU start) to the later of its CPU end and the end of the "
-        "GPU work it launched; the GPU timeline is measured inside it.";
+        "GPU work it launched; ";
+  if (ST.launchMode())
+    OS << "the GPU timeline is measured over the GPU work the step launched, "
+          "wherever it ran, and idle from its first start to its last end "
+          "(`--step-mode=launch`: steps that overlap on the GPU count the "
+          "overlap twice).";
+  else
+    OS << "the GPU timeline is measured inside it.";
   const SteadyRule &Rule = ST.steadyRule();
   if (Rule.TooFew)
     OS << " Too few steps for steady-state detection (fewer than 3 that "
@@ -140,7 +147,9 @@ void renderStepsAppendix(raw_ostream &OS, const ReportContext &Ctx) {
        << fixed(ms(R.Computation), 3) << " | " << fixed(ms(R.ExposedComm), 3)
        << " | " << fixed(ms(R.ExposedMemcpy), 3) << " | "
        << fixed(ms(R.idle()), 3) << " | "
-       << (T > 0 ? fixed(R.idle() / T * 100, 2) : std::string("—")) << " | "
+       << (R.Total > 0 ? fixed(R.idle() / R.Total * 100, 2)
+                       : std::string("—"))
+       << " | "
        << R.W.GpuEvents << " | " << (Flags.empty() ? "—" : Flags) << " |\n";
   }
 }
@@ -151,6 +160,8 @@ void writeStepsJson(json::OStream &J, const ReportContext &Ctx) {
     return;
   J.attributeObject("steps", [&] {
     J.attribute("selection", S.Spec);
+    J.attribute("step_mode",
+                Ctx.AM.get<StepTable>().launchMode() ? "launch" : "window");
     J.attributeBegin("window");
     if (S.Window)
       J.object([&] {

@@ -31,6 +31,7 @@ SessionSettings flagSettings(const Options &O) {
   Set(F.Compare, O.Compare);
   Set(F.CaptureFolder, O.CaptureFolder);
   Set(F.Steps, O.Steps);
+  Set(F.StepMode, O.StepMode);
   Set(F.Mode, O.Mode);
   Set(F.Align, O.Align);
   Set(F.VerifyIR, O.VerifyIR);

@@ -107,6 +107,15 @@ struct Options {
                "table and pass then sees only that window"),
       llvm::cl::value_desc("spec"), llvm::cl::cat(Input)};
 
+  llvm::cl::opt<std::string> StepMode{
+      "step-mode",
+      llvm::cl::desc("How steps.csv measures each step's GPU timeline: 'window' "
+               "(default: inside the step's window, so the rows add up to the "
+               "time they tile) or 'launch' (over the GPU events the step "
+               "launched, first start to last end: what did step N launch; "
+               "overlapping steps then count time twice)"),
+      llvm::cl::value_desc("window|launch"), llvm::cl::cat(Input)};
+
   llvm::cl::opt<std::string> Mode{
       "mode",
       llvm::cl::desc("Report layout: 'training' (TraceLens's perf report), "

@@ -19,6 +19,9 @@ struct AnalysisOptions {
   std::optional<ArchSpec> Arch;
   /// Include GPU events with no launch in the timeline and launcher tables.
   bool IncludeUnlinked = false;
+  /// --step-mode=launch: StepTable measures each step over the GPU events
+  /// it launched instead of inside its window.
+  bool StepLaunchMode = false;
   /// Short-kernel threshold (µs) and histogram bins (spec 6.9).
   double ShortKernelThresholdUs = 10.0;
   unsigned ShortKernelBins = 100;

@@ -70,6 +70,11 @@ struct StepWindows {
 StepWindows computeStepWindows(const Trace &T,
                                std::optional<double> FirstStart = std::nullopt);
 
+/// For each step of Steps (its CPU ranges), the GPU events it launched:
+/// the events K(N) counts, in gpuEvents() order (--step-mode=launch).
+std::vector<std::vector<EventId>>
+launchedGpuEvents(const Trace &T, llvm::ArrayRef<StepWindow> Steps);
+
 /// A parsed --steps value.
 struct StepSpec {
   enum class Kind { All, Steady, Hta, Range, First, Last };

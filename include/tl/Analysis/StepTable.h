@@ -5,7 +5,10 @@
 // and, inside it, the gpu_timeline buckets of GpuTimeline clipped to the
 // window (spec multi-rank.md §2.4, step mode `window`): computation,
 // exposed communication, exposed memcpy, busy and idle = T(N) - busy. The
-// rows of consecutive steps add up to the time they tile.
+// rows of consecutive steps add up to the time they tile. With
+// --step-mode=launch the buckets are gpu_timeline's over the GPU events the
+// step launched, wherever they ran, and idle is measured from their first
+// start to their last end.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TL_ANALYSIS_STEPTABLE_H
@@ -27,7 +30,10 @@ struct StepRow {
   StepWindow W;
   double Computation = 0, ExposedComm = 0, ExposedMemcpy = 0, Busy = 0,
          TotalComm = 0, TotalMemcpy = 0;
-  double idle() const { return W.time() - Busy; }
+  /// What the buckets are measured over: T(N) (window mode) or the first
+  /// start to last end of the launched GPU events (launch mode).
+  double Total = 0;
+  double idle() const { return Total - Busy; }
 };
 
 class StepTable {
@@ -36,6 +42,8 @@ public:
   StepTable(const Trace &T, AnalysisManager &AM);
 
   llvm::ArrayRef<StepRow> rows() const { return Rows; }
+  /// --step-mode=launch measured the rows.
+  bool launchMode() const { return LaunchMode; }
   bool empty() const { return Rows.empty(); }
   /// Flagged steps of the recorded trace, (number, "warm-up" / "outlier" /
   /// "truncated"), whether or not the window keeps them.
@@ -49,7 +57,9 @@ public:
   const SteadyRule &steadyRule() const { return Rule; }
 
 private:
+  StepRow markedRow(const StepWindow &S, const TraceWindow *Win) const;
   SteadyRule Rule;
+  bool LaunchMode = false;
   std::vector<StepRow> Rows;
   std::vector<std::pair<int64_t, std::string>> Flagged;
 };

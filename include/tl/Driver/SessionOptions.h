@@ -60,6 +60,9 @@ struct SessionOptions {
   /// ProfilerSteps to analyse (docs/Driver.md): all, steady, hta, N, A..B,
   /// first:N, last:N. Anything but all restricts the IR to that window.
   std::string Steps = "all";
+  /// How a step's GPU timeline is measured (spec multi-rank.md §2.4):
+  /// window (inside W(N)) or launch (the GPU events step N launched).
+  std::string StepMode = "window";
   /// Report layout: auto (inference on a serving runner's trace), training
   /// or inference (docs/Inference.md).
   std::string Mode = "auto";
