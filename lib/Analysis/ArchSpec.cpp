@@ -76,6 +76,10 @@ llvm::Expected<ArchSpec> tl::parseArchSpec(llvm::StringRef Path,
         A.HostLinkGBps = Peak(V, Key);
       } else if (Key == "peer_link_gbps") {
         A.PeerLinkGBps = Peak(V, Key);
+      } else if (Key == "intra_node_busbw_gbps") {
+        A.IntraNodeBusbwGBps = Peak(V, Key);
+      } else if (Key == "inter_node_busbw_gbps") {
+        A.InterNodeBusbwGBps = Peak(V, Key);
       } else if (Key == "max_achievable_tflops") {
         if (!V.IsMap())
           return archError(Path, "max_achievable_tflops is not a mapping");

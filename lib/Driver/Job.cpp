@@ -345,6 +345,11 @@ Expected<JobResult> finishJob(const SessionOptions &O, const JobInputs &In,
   });
   J.ExpectedRanks = Resolver.expectedRanks();
   J.AlignCollective = O.Align == "collective";
+  Expected<std::optional<ArchSpec>> Arch = fixedArchSpec(O);
+  if (!Arch)
+    return Arch.takeError();
+  if (*Arch)
+    J.Links = {(*Arch)->IntraNodeBusbwGBps, (*Arch)->InterNodeBusbwGBps};
   crossRankAnalysis(J);
   for (const std::string &W :
        Resolver.warnings([](StringRef P) { return P.str(); }))

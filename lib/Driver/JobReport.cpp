@@ -127,6 +127,10 @@ void crossRankAnalysis(JobReport &J) {
   J.CriticalPath = computeJobCriticalPath(J.Ranks, J.Collectives, Shifts);
   // §7.2's order: the timeline and clock findings before MR-DATA.
   std::vector<JobFinding> More = timelineFindings(J.Ranks, J.Collectives);
+  for (JobFinding &F :
+       bandwidthFindings(collectiveFamilies(J.Collectives, J.GpusPerNode),
+                         J.Links, J.Stragglers.SumTJob))
+    More.push_back(std::move(F));
   if (std::optional<JobFinding> F = clockFinding(J.Clock))
     More.push_back(std::move(*F));
   std::vector<JobFinding> &Fs = J.Stragglers.Findings;

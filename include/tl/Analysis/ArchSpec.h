@@ -25,6 +25,10 @@ struct ArchSpec {
   /// Not in the reference's schema; only tl's own report reads them.
   std::string HostLink, PeerLink; // "PCIe gen5 x16", "NVLink 4"
   double HostLinkGBps = 0, PeerLinkGBps = 0;
+  /// A collective's achievable bus bandwidth (nccl-tests busbw, GB/s)
+  /// inside a node and across nodes (0 = not in the file): user-provided
+  /// link peaks for the job finding MR-COLL-BW (spec multi-rank.md §5.4).
+  double IntraNodeBusbwGBps = 0, InterNodeBusbwGBps = 0;
 
   /// Peak for a compute spec, nullopt when the file has none.
   std::optional<double> peakTflops(llvm::StringRef ComputeSpec) const;

@@ -17,6 +17,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace tl {
 
@@ -40,6 +41,22 @@ llvm::Error writeCollectivesCsv(llvm::StringRef Dir,
                                 std::optional<int64_t> GpusPerNode);
 llvm::Error writeCollectivesLongCsv(llvm::StringRef Dir,
                                     llvm::ArrayRef<MatchedCollective> Cs);
+
+/// A collective family: the ok instances of one (coll_type, coll_name,
+/// dtype, bytes, pg), collective_summary.csv's row.
+struct CollectiveFamily {
+  std::string CollType, CollName, Dtype, Pg;
+  std::optional<int64_t> Bytes;
+  std::string NodeSpan; // the first instance's
+  /// Per instance (bandwidths only where known).
+  std::vector<double> Transfer, Skew, EndSkew, AlgBw, BusBw;
+  double Blame = 0;
+  double transferTotalUs() const;
+};
+/// The families of Cs, transfer_total descending, then key.
+std::vector<CollectiveFamily>
+collectiveFamilies(llvm::ArrayRef<MatchedCollective> Cs,
+                   std::optional<int64_t> GpusPerNode);
 
 /// collective_summary.csv (§7.1): the ok instances per (coll_type,
 /// coll_name, dtype, bytes, pg), transfer_total_ms descending, then key

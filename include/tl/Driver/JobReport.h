@@ -10,6 +10,7 @@
 #define TL_DRIVER_JOBREPORT_H
 
 #include "tl/Driver/ClockAlign.h"
+#include "tl/Driver/CollectiveBandwidth.h"
 #include "tl/Driver/CollectiveMatch.h"
 #include "tl/Driver/JobCriticalPath.h"
 #include "tl/Driver/RankTable.h"
@@ -43,6 +44,8 @@ struct JobReport {
   /// --align=collective (spec §3.3); the clock offsets found.
   bool AlignCollective = false;
   ClockAlignment Clock;
+  /// A fixed --arch file's link peaks, for MR-COLL-BW.
+  LinkPeaks Links;
 };
 
 /// Match the ranks' collectives and fill J's cross-rank fields.

@@ -21,6 +21,7 @@
 #ifndef TL_DRIVER_SESSION_H
 #define TL_DRIVER_SESSION_H
 
+#include "tl/Analysis/ArchSpec.h"
 #include "tl/Driver/SessionOptions.h"
 #include "tl/Driver/TraceRun.h"
 
@@ -28,6 +29,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace tl {
@@ -119,6 +121,13 @@ llvm::Error checkOutputDir(llvm::StringRef Path);
 /// An output file (--junit, --sarif), checked the same way: not a
 /// directory, and its directory writable.
 llvm::Error checkOutputFile(llvm::StringRef Path);
+
+/// <tool>/../share/tl: the shipped arch files are in its arch/.
+std::string dataDir(llvm::StringRef ToolPath);
+/// The arch a fixed --arch (a name or a file) names; nullopt for auto
+/// (resolved per trace) and none.
+llvm::Expected<std::optional<ArchSpec>>
+fixedArchSpec(const SessionOptions &O);
 
 } // namespace tl
 
