@@ -502,79 +502,68 @@ void tl::tallyFusionKernels(FusionCandidate &C) {
   }
 }
 
-void tl::writeFusionIdentity(llvm::json::OStream &J,
-                             const FusionCandidate &C) {
-  J.attribute("module_name", C.ModuleName);
-  J.attribute("base_name", C.BaseName);
-  J.attributeArray("parent_chain", [&] {
-    for (const std::string &P : C.ParentChain)
-      J.value(P);
-  });
-  J.attribute("instance_count", static_cast<int64_t>(C.InstanceCount));
+void tl::addFusionIdentity(FusionDocItems &Out, const FusionCandidate &C) {
+  std::vector<PyValue> Chain;
+  for (const std::string &P : C.ParentChain)
+    Chain.push_back(PyValue::str(P));
+  Out.push_back({"module_name", PyValue::str(C.ModuleName)});
+  Out.push_back({"base_name", PyValue::str(C.BaseName)});
+  Out.push_back({"parent_chain", PyValue::list(std::move(Chain))});
+  Out.push_back({"instance_count",
+                 PyValue::integer(static_cast<int64_t>(C.InstanceCount))});
 }
 
-void tl::writeFusionComposition(llvm::json::OStream &J,
-                                const FusionCandidate &C) {
-  J.attributeArray("kernel_type_signature", [&] {
-    for (StringRef T : C.TypeSignature)
-      J.value(T);
-  });
-  J.attributeObject("kernel_type_summary", [&] {
-    for (const auto &[T, N] : C.TypeSummary)
-      J.attribute(T, N);
-  });
-  J.attribute("has_fused_kernel", C.HasFusedKernel);
+void tl::addFusionComposition(FusionDocItems &Out, const FusionCandidate &C) {
+  std::vector<PyValue> Sig;
+  for (StringRef T : C.TypeSignature)
+    Sig.push_back(PyValue::str(T));
+  FusionDocItems Summary;
+  for (const auto &[T, N] : C.TypeSummary)
+    Summary.push_back({T.str(), PyValue::integer(N)});
+  Out.push_back({"kernel_type_signature", PyValue::list(std::move(Sig))});
+  Out.push_back({"kernel_type_summary", PyValue::dict(std::move(Summary))});
+  Out.push_back({"has_fused_kernel", PyValue::boolean(C.HasFusedKernel)});
 }
 
-void tl::writeFusionInputDims(llvm::json::OStream &J,
-                              const FusionCandidate &C) {
-  J.attributeBegin("input_dims");
-  if (C.InputDimsJson.empty())
-    J.value(nullptr);
-  else
-    J.rawValue(C.InputDimsJson);
-  J.attributeEnd();
-}
-
-std::string FusionCandidates::toJson() const {
-  std::string S;
-  llvm::raw_string_ostream OS(S);
-  llvm::json::OStream J(OS, 2);
-  J.array([&] {
-    for (const FusionCandidate &C : Cands)
-      J.object([&] {
-        writeFusionIdentity(J, C);
-        J.attribute("kernel_count", static_cast<int64_t>(C.KernelCount));
-        J.attribute("eligible_kernel_count",
-                    static_cast<int64_t>(C.EligibleCount));
-        J.attributeArray("kernels", [&] {
-          for (const FusionKernel &K : C.Kernels)
-            J.object([&] {
-              if (C.Sibling) {
-                J.attribute("op", K.Op);
-                J.attribute("kernel_type", K.Type);
-                J.attribute("kernel_name", K.Name);
-                jsonNumAttr(J, "dur_us", K.DurUs);
-              } else {
-                J.attribute("name", K.Name);
-                J.attribute("type", K.Type);
-                jsonNumAttr(J, "dur_us", K.DurUs);
-                J.attribute("eligible", K.Eligible);
-              }
-              J.attribute("gpu_op_uid", static_cast<int64_t>(K.GpuUid));
-              if (K.DataInMB)
-                jsonNumAttr(J, "data_in_mb", *K.DataInMB);
-              if (K.DataOutMB)
-                jsonNumAttr(J, "data_out_mb", *K.DataOutMB);
-            });
-        });
-        writeFusionComposition(J, C);
-        jsonNumAttr(J, "total_kernel_time_us", C.TotalKernelTimeUs);
-        if (C.Sibling)
-          J.attribute("source", "sibling_sequence");
-        writeFusionInputDims(J, C);
-      });
-  });
-  OS << "\n";
-  return S;
+std::vector<PyValue> FusionCandidates::toDocs() const {
+  std::vector<PyValue> Docs;
+  Docs.reserve(Cands.size());
+  for (const FusionCandidate &C : Cands) {
+    FusionDocItems D;
+    addFusionIdentity(D, C);
+    D.push_back({"kernel_count",
+                 PyValue::integer(static_cast<int64_t>(C.KernelCount))});
+    D.push_back({"eligible_kernel_count",
+                 PyValue::integer(static_cast<int64_t>(C.EligibleCount))});
+    std::vector<PyValue> Kernels;
+    Kernels.reserve(C.Kernels.size());
+    for (const FusionKernel &K : C.Kernels) {
+      FusionDocItems KD;
+      if (C.Sibling) {
+        KD.push_back({"op", PyValue::str(K.Op)});
+        KD.push_back({"kernel_type", PyValue::str(K.Type)});
+        KD.push_back({"kernel_name", PyValue::str(K.Name)});
+        KD.push_back({"dur_us", PyValue::real(K.DurUs)});
+      } else {
+        KD.push_back({"name", PyValue::str(K.Name)});
+        KD.push_back({"type", PyValue::str(K.Type)});
+        KD.push_back({"dur_us", PyValue::real(K.DurUs)});
+        KD.push_back({"eligible", PyValue::boolean(K.Eligible)});
+      }
+      KD.push_back(
+          {"gpu_op_uid", PyValue::integer(static_cast<int64_t>(K.GpuUid))});
+      if (K.DataInMB)
+        KD.push_back({"data_in_mb", PyValue::real(*K.DataInMB)});
+      if (K.DataOutMB)
+        KD.push_back({"data_out_mb", PyValue::real(*K.DataOutMB)});
+      Kernels.push_back(PyValue::dict(std::move(KD)));
+    }
+    D.push_back({"kernels", PyValue::list(std::move(Kernels))});
+    addFusionComposition(D, C);
+    D.push_back({"total_kernel_time_us", PyValue::real(C.TotalKernelTimeUs)});
+    if (C.Sibling)
+      D.push_back({"source", PyValue::str("sibling_sequence")});
+    Docs.push_back(PyValue::dict(std::move(D)));
+  }
+  return Docs;
 }

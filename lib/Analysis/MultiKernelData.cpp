@@ -8,12 +8,9 @@
 
 #include "tl/Analysis/AnalysisManager.h"
 #include "tl/Analysis/OpCategory.h"
-#include "tl/Support/NumberFormat.h"
 #include "tl/Support/PyFormat.h"
 
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/Support/JSON.h"
-#include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
 #include <map>
@@ -242,90 +239,82 @@ double MultiKernelData::memcpyTotalUs() const {
   return pyRound(S, 2);
 }
 
-void MultiKernelData::writeOverlapAnalysis(llvm::json::OStream &J) const {
+PyValue MultiKernelData::overlapAnalysis() const {
   const GpuTimeline &O = overlap();
   if (!O.hasGpuEvents())
-    return;
+    return PyValue::dict({});
+  auto R = [](double V) { return PyValue::real(V); };
   double Tot = O.totalTime(), Comm = O.totalCommTime(),
          Copy = O.totalMemcpyTime();
-  jsonNumAttr(J, "total_time_us", pyRound(Tot, 2));
-  jsonNumAttr(J, "computation_time_us", pyRound(O.computationTime(), 2));
-  jsonNumAttr(J, "total_comm_time_us", pyRound(Comm, 2));
-  jsonNumAttr(J, "exposed_comm_time_us", pyRound(O.exposedCommTime(), 2));
-  jsonNumAttr(J, "total_memcpy_time_us", pyRound(Copy, 2));
-  jsonNumAttr(J, "exposed_memcpy_time_us",
-              pyRound(O.exposedMemcpyTime(), 2));
-  if (Comm > 0)
-    jsonNumAttr(J, "comm_overlap_ratio",
-                pyRound(1 - O.exposedCommTime() / Comm, 4));
-  else
-    J.attribute("comm_overlap_ratio", nullptr);
-  if (Copy > 0)
-    jsonNumAttr(J, "memcpy_overlap_ratio",
-                pyRound(1 - O.exposedMemcpyTime() / Copy, 4));
-  else
-    J.attribute("memcpy_overlap_ratio", nullptr);
-  jsonNumAttr(J, "comm_percent_of_total",
-              Tot > 0 ? pyRound(O.exposedCommTime() / Tot * 100, 2) : 0.0);
-  jsonNumAttr(J, "memcpy_percent_of_total",
-              Tot > 0 ? pyRound(O.exposedMemcpyTime() / Tot * 100, 2)
-                      : 0.0);
+  return PyValue::dict(
+      {{"total_time_us", R(pyRound(Tot, 2))},
+       {"computation_time_us", R(pyRound(O.computationTime(), 2))},
+       {"total_comm_time_us", R(pyRound(Comm, 2))},
+       {"exposed_comm_time_us", R(pyRound(O.exposedCommTime(), 2))},
+       {"total_memcpy_time_us", R(pyRound(Copy, 2))},
+       {"exposed_memcpy_time_us", R(pyRound(O.exposedMemcpyTime(), 2))},
+       {"comm_overlap_ratio",
+        Comm > 0 ? R(pyRound(1 - O.exposedCommTime() / Comm, 4))
+                 : PyValue::none()},
+       {"memcpy_overlap_ratio",
+        Copy > 0 ? R(pyRound(1 - O.exposedMemcpyTime() / Copy, 4))
+                 : PyValue::none()},
+       {"comm_percent_of_total",
+        R(Tot > 0 ? pyRound(O.exposedCommTime() / Tot * 100, 2) : 0.0)},
+       {"memcpy_percent_of_total",
+        R(Tot > 0 ? pyRound(O.exposedMemcpyTime() / Tot * 100, 2) : 0.0)}});
 }
 
-std::string MultiKernelData::toJson(const Trace &T) const {
-  std::string Out;
-  llvm::raw_string_ostream OS(Out);
-  llvm::json::OStream J(OS, 2);
-  J.object([&] {
-    J.attributeObject("memcpy_summary", [&] {
-      J.attribute("total_count", static_cast<int64_t>(memcpyCount()));
-      jsonNumAttr(J, "total_time_us", memcpyTotalUs());
-      J.attributeObject("by_direction", [&] {
-        for (unsigned I = 0; I < NumCopyDirs; ++I) {
-          const MemcpyDirStats &D = Dirs[I];
-          if (!D.Count)
-            continue;
-          J.attributeObject(copyDirName(static_cast<CopyDir>(I)), [&] {
-            J.attribute("count", static_cast<int64_t>(D.Count));
-            jsonNumAttr(J, "total_time_us", pyRound(D.TotalUs, 2));
-            jsonNumAttr(J, "avg_time_us", pyRound(D.TotalUs / D.Count, 2));
-            jsonNumAttr(J, "max_time_us", pyRound(D.MaxUs, 2));
-            J.attribute("total_bytes", D.TotalBytes);
-            if (D.AnyBytes)
-              jsonNumAttr(
-                  J, "avg_bytes",
-                  pyRound(static_cast<double>(D.TotalBytes) / D.Count, 2));
-            else
-              J.attribute("avg_bytes", 0);
-          });
-        }
-      });
-    });
-    J.attributeObject("nccl_summary", [&] {
-      J.attribute("total_count", static_cast<int64_t>(CommEvents.size()));
-      if (CommEvents.empty()) {
-        J.attribute("total_time_us", 0);
-        return;
-      }
-      jsonNumAttr(J, "total_time_us", pyRound(CommTotalUs, 2));
-      jsonNumAttr(J, "avg_time_us",
-                  pyRound(CommTotalUs / CommEvents.size(), 2));
-      jsonNumAttr(J, "max_time_us", pyRound(CommMaxUs, 2));
-      J.attributeArray("top_ops", [&] {
-        for (size_t I = 0; I < Collectives.size() && I < 10; ++I)
-          J.object([&] {
-            const CollectiveOp &C = Collectives[I];
-            J.attribute("name", T.name(C.E));
-            jsonNumAttr(J, "duration_us", pyRound(T.dur(C.E), 2));
-            if (C.Stream)
-              J.attribute("stream", *C.Stream);
-            else
-              J.attribute("stream", nullptr);
-          });
-      });
-    });
-    J.attributeObject("overlap_analysis", [&] { writeOverlapAnalysis(J); });
-  });
-  OS << "\n";
-  return Out;
+PyValue MultiKernelData::toDoc(const Trace &T) const {
+  auto R = [](double V) { return PyValue::real(V); };
+  auto Int = [](int64_t V) { return PyValue::integer(V); };
+  std::vector<std::pair<std::string, PyValue>> ByDir;
+  for (unsigned I = 0; I < NumCopyDirs; ++I) {
+    const MemcpyDirStats &D = Dirs[I];
+    if (!D.Count)
+      continue;
+    ByDir.push_back(
+        {copyDirName(static_cast<CopyDir>(I)).str(),
+         PyValue::dict(
+             {{"count", Int(static_cast<int64_t>(D.Count))},
+              {"total_time_us", R(pyRound(D.TotalUs, 2))},
+              {"avg_time_us", R(pyRound(D.TotalUs / D.Count, 2))},
+              {"max_time_us", R(pyRound(D.MaxUs, 2))},
+              {"total_bytes", Int(D.TotalBytes)},
+              {"avg_bytes",
+               D.AnyBytes ? R(pyRound(static_cast<double>(D.TotalBytes) /
+                                          D.Count,
+                                      2))
+                          : Int(0)}})});
+  }
+  std::vector<std::pair<std::string, PyValue>> Nccl = {
+      {"total_count", Int(static_cast<int64_t>(CommEvents.size()))}};
+  if (CommEvents.empty()) {
+    Nccl.push_back({"total_time_us", Int(0)});
+  } else {
+    Nccl.push_back({"total_time_us", R(pyRound(CommTotalUs, 2))});
+    Nccl.push_back(
+        {"avg_time_us", R(pyRound(CommTotalUs / CommEvents.size(), 2))});
+    Nccl.push_back({"max_time_us", R(pyRound(CommMaxUs, 2))});
+    Nccl.push_back({"top_ops", topCollectivesDoc(T)});
+  }
+  return PyValue::dict(
+      {{"memcpy_summary",
+        PyValue::dict({{"total_count", Int(static_cast<int64_t>(memcpyCount()))},
+                       {"total_time_us", R(memcpyTotalUs())},
+                       {"by_direction", PyValue::dict(std::move(ByDir))}})},
+       {"nccl_summary", PyValue::dict(std::move(Nccl))},
+       {"overlap_analysis", overlapAnalysis()}});
+}
+
+PyValue MultiKernelData::topCollectivesDoc(const Trace &T) const {
+  std::vector<PyValue> Top;
+  for (size_t I = 0; I < Collectives.size() && I < 10; ++I) {
+    const CollectiveOp &C = Collectives[I];
+    Top.push_back(PyValue::dict(
+        {{"name", PyValue::str(T.name(C.E))},
+         {"duration_us", PyValue::real(pyRound(T.dur(C.E), 2))},
+         {"stream", C.Stream ? PyValue::integer(*C.Stream) : PyValue::none()}}));
+  }
+  return PyValue::list(std::move(Top));
 }

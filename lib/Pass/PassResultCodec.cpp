@@ -12,7 +12,7 @@ using namespace llvm;
 
 namespace tl {
 
-static constexpr StringLiteral Magic = "TLPASSOUT2\n";
+static constexpr StringLiteral Magic = "TLPASSOUT3\n";
 static constexpr StringLiteral EndMarker = "END\n";
 
 namespace {
@@ -424,8 +424,19 @@ std::string encodePassOutput(const PassOutput &Out) {
     W.str(C.Key);
     W.pyValue(C.Doc ? *C.Doc : PyValue());
     W.u8(C.TrailingNewline);
+    W.u8(static_cast<uint8_t>(C.Spelling));
   }
-  W.u64(Out.Data.FusionCandidates);
+  W.u8(Out.Data.MultiKernelData != nullptr);
+  if (Out.Data.MultiKernelData)
+    W.pyValue(*Out.Data.MultiKernelData);
+  W.u8(Out.Data.FusionCandidates.has_value());
+  if (Out.Data.FusionCandidates) {
+    W.u64(Out.Data.FusionCandidates->size());
+    for (const FusionCandidateEntry &C : *Out.Data.FusionCandidates) {
+      W.pyValue(C.Members);
+      W.str(C.InputDims);
+    }
+  }
   W.u64(Out.StatisticValues.size());
   for (uint64_t V : Out.StatisticValues)
     W.u64(V);
@@ -461,9 +472,21 @@ Expected<PassOutput> decodePassOutput(StringRef Bytes) {
     C.Key = R.str();
     C.Doc = std::make_shared<const PyValue>(R.pyValue());
     C.TrailingNewline = R.u8() != 0;
+    C.Spelling = R.tag<JsonSpelling>(static_cast<uint8_t>(JsonSpelling::Tl),
+                                     "spelling");
     Out.Data.Metrics.push_back(std::move(C));
   }
-  Out.Data.FusionCandidates = R.u64();
+  if (R.u8() && R.ok())
+    Out.Data.MultiKernelData = std::make_shared<const PyValue>(R.pyValue());
+  if (R.u8() && R.ok()) {
+    Out.Data.FusionCandidates.emplace();
+    for (uint64_t I = 0, N = R.count(9); I < N && R.ok(); ++I) {
+      FusionCandidateEntry C;
+      C.Members = R.pyValue();
+      C.InputDims = R.str();
+      Out.Data.FusionCandidates->push_back(std::move(C));
+    }
+  }
   for (uint64_t I = 0, N = R.count(8); I < N && R.ok(); ++I)
     Out.StatisticValues.push_back(R.u64());
   if (R.ok() && R.offset() != Bytes.size())

@@ -136,7 +136,7 @@ public:
       A.Errors.push_back(FP.Message);
     }
 
-    ComputeDataTables Data(metricsArtifacts(Ctx));
+    ComputeDataTables Data(metricsDocs(Ctx));
     for (auto &[Key, A] : Files) {
       // Inside a category the reference's order is category_findings[].rank.
       if (A.T == Tier::Compute)

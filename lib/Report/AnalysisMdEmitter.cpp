@@ -92,7 +92,7 @@ struct VarianceRow {
 std::vector<VarianceRow> highVarianceOps(const ReportContext &Ctx,
                                          const ReportModel &M) {
   std::vector<VarianceRow> Rows;
-  for (const auto &[File, V] : metricsArtifacts(Ctx)) {
+  for (const auto &[File, V] : metricsDocs(Ctx)) {
     const json::Object *O = V->getAsObject();
     const json::Array *Ops = O ? O->getArray("operations") : nullptr;
     if (!Ops)
@@ -300,7 +300,7 @@ void AnalysisMdEmitter::render(raw_ostream &OS, const ReportContext &Ctx,
        "No kernel fusion opportunities detected."},
       {Tier::System, "System-Level Insights",
        "✅ No system-level bottlenecks detected."}};
-  ComputeDataTables Data(metricsArtifacts(Ctx), Cmp);
+  ComputeDataTables Data(metricsDocs(Ctx), Cmp);
   for (const auto &S : Sections) {
     OS << "### " << S.Heading << "\n\n";
     if (M.items(S.T).empty())

@@ -1,8 +1,9 @@
 //===- ArtifactEmitter.cpp - Files contributed by passes ------------------===//
 //
-// Passes may contribute whole files (e.g. category_data/<cat>_metrics.json)
-// through FindingSink::artifact. Their paths come from pass code, so they are
-// checked to stay inside the output directory before anything is written.
+// Passes may contribute whole files of their own through
+// FindingSink::artifact (which refuses the reference-schema files). Their
+// paths come from pass code, so they are checked to stay inside the output
+// directory before anything is written.
 //
 //===----------------------------------------------------------------------===//
 #include "ReportUtil.h"

@@ -20,6 +20,7 @@ void registerBuiltinEmitters(EmitterRegistry &Registry) {
   Registry.add(createFindingsJsonEmitter());
   Registry.add(createArtifactEmitter());
   Registry.add(createCategoryMetricsEmitter());
+  Registry.add(createCategoryDataEmitter());
   Registry.add(createReferenceDataEmitter());
   Registry.add(createChartEmitter());
   Registry.add(createAnalysisMdEmitter());

@@ -2,7 +2,8 @@
 //
 // The reference's per-category metrics files, written from the documents
 // the passes handed over (ReportData::Metrics), json.dumps(indent=2)
-// spelling. No pass writes them itself.
+// spelling (tl's own multi_kernel file: llvm::json's, JsonSpelling). No
+// pass writes them itself.
 //
 //===----------------------------------------------------------------------===//
 #include "ReportUtil.h"
@@ -13,6 +14,7 @@
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -39,9 +41,16 @@ public:
                                      "' handed over metrics with an unsafe "
                                      "category key '" +
                                      M.Key + "'");
+      const PyValue None;
+      const PyValue &Doc = M.Doc ? *M.Doc : None;
       if (Error E = writeFileAtomically(
               Dir, metricsFileName(M.Key), [&](raw_ostream &OS) {
-                OS << pyJsonDumps(M.Doc ? *M.Doc : PyValue(), 2);
+                if (M.Spelling == JsonSpelling::Tl) {
+                  json::OStream J(OS, 2);
+                  writePyJson(J, Doc);
+                } else {
+                  OS << pyJsonDumps(Doc, 2);
+                }
                 if (M.TrailingNewline)
                   OS << "\n";
               }))

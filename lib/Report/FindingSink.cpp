@@ -2,6 +2,7 @@
 #include "tl/Report/FindingSink.h"
 
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Support/Path.h"
 
 using namespace llvm;
 
@@ -209,32 +210,57 @@ size_t FindingSink::size() const {
   return Findings.size();
 }
 
-void FindingSink::artifact(StringRef RelPath, std::string Content,
-                           std::shared_ptr<const llvm::json::Value> Json) {
+/// The first directory (or the file) of a report path, "." components
+/// skipped.
+static StringRef firstComponent(StringRef Path) {
+  for (auto It = sys::path::begin(Path, sys::path::Style::posix),
+            E = sys::path::end(Path);
+       It != E; ++It)
+    if (*It != "." && *It != "/")
+      return *It;
+  return "";
+}
+
+Error FindingSink::artifact(StringRef RelPath, std::string Content) {
+  StringRef First = firstComponent(RelPath);
+  if (First == "category_data" || First == "metadata" ||
+      First == "priority_data.json")
+    return createStringError(
+        inconvertibleErrorCode(),
+        "pass '" + PassName + "' may not write '" + RelPath.str() +
+            "': category_data/, metadata/ and priority_data.json are "
+            "written by the report from typed data (FindingSink::"
+            "categoryMetrics, docs/WritingAPass.md)");
   std::lock_guard<std::mutex> L(M);
   for (Artifact &A : Artifacts)
     if (A.Path == RelPath) {
       A.Content = std::move(Content);
-      A.Json = std::move(Json);
-      return;
+      return Error::success();
     }
-  Artifacts.push_back(
-      {PassName, RelPath.str(), std::move(Content), std::move(Json)});
+  Artifacts.push_back({PassName, RelPath.str(), std::move(Content)});
+  return Error::success();
 }
 
 void FindingSink::categoryMetrics(StringRef Key, PyValue Doc,
-                                  bool TrailingNewline) {
+                                  bool TrailingNewline,
+                                  JsonSpelling Spelling) {
   ReportData D;
   D.Metrics.push_back({PassName, Key.str(),
                        std::make_shared<const PyValue>(std::move(Doc)),
-                       TrailingNewline});
+                       TrailingNewline, Spelling});
   std::lock_guard<std::mutex> L(M);
   Data.append(std::move(D));
 }
 
-void FindingSink::fusionCandidates(uint64_t N) {
+void FindingSink::multiKernelData(PyValue Doc) {
   std::lock_guard<std::mutex> L(M);
-  Data.FusionCandidates += N;
+  Data.MultiKernelData = std::make_shared<const PyValue>(std::move(Doc));
+}
+
+void FindingSink::fusionCandidates(
+    std::vector<FusionCandidateEntry> Candidates) {
+  std::lock_guard<std::mutex> L(M);
+  Data.FusionCandidates = std::move(Candidates);
 }
 
 ReportData FindingSink::takeReportData() {

@@ -42,7 +42,7 @@ std::string detailAnchor(Tier T, unsigned Number) {
 }
 
 namespace {
-/// S split at newlines and at "<br>" (the metrics artifacts join a
+/// S split at newlines and at "<br>" (the metrics documents join a
 /// kernel list with it), each part through Part, joined with "<br>".
 template <typename Fn> std::string byLine(StringRef S, Fn Part) {
   std::string Out;
@@ -370,7 +370,7 @@ void renderDetail(raw_ostream &OS, const PItem &P, const ReportModel &M,
   OS << "**Data:**\n\n";
   // Compute blocks open with the canonical table (§8.2 item 5): the pass's
   // own when it has that layout, else one built from the metrics
-  // artifacts; the pass's evidence follows under its title.
+  // documents; the pass's evidence follows under its title.
   // Comparative reports always build the comparative table.
   bool Cmp = Where.Data && Where.Data->comparative();
   bool Canonical = F.T != Tier::Compute ||

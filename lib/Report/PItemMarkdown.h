@@ -43,10 +43,10 @@ public:
       "Kernel Name",       "Trace 1 Time (ms)", "Trace 2 Time (ms)",
       "Count (T1/T2)",     "Difference (ms)",   "FLOPS/Byte (T1)",
       "Bound (T1)"};
-  /// Metrics: category_data/<key>_metrics.json artifacts by file name.
-  /// (Held by reference: the report's parsed artifacts outlive the tables.)
+  /// Metrics: the categories' metrics documents by file name (held by
+  /// reference: the report's views outlive the tables).
   explicit ComputeDataTables(
-      const MetricsArtifacts &Metrics,
+      const MetricsDocs &Metrics,
       bool Comparative = false)
       : Metrics(Metrics), Comparative(Comparative) {}
   bool comparative() const { return Comparative; }
@@ -62,7 +62,7 @@ public:
                                              unsigned Rank) const;
 
 private:
-  const MetricsArtifacts &Metrics;
+  const MetricsDocs &Metrics;
   bool Comparative = false;
 };
 

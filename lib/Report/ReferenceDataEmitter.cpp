@@ -6,8 +6,8 @@
 // category_data/<category>_ops.csv, metadata/<category>_metadata.json and
 // metadata/model_info.json.
 //
-// Members and all_estimates are copied from the passes' own
-// category_data/<cat>_metrics.json artifacts when they exist; everything
+// Members and all_estimates are copied from the metrics documents the
+// passes handed over (ReportData::Metrics) when they exist; everything
 // else comes from the ReportModel.
 //
 //===----------------------------------------------------------------------===//
@@ -106,8 +106,8 @@ private:
   Error writeOpsCsvs(const ReportContext &Ctx, const ReportModel &M);
   Error writeMetadata(const ReportContext &Ctx, const ReportModel &M);
 
-  /// Parsed category_data/<x>_metrics.json artifacts, by file name.
-  const MetricsArtifacts *Metrics = nullptr;
+  /// The metrics documents, by file name (metricsDocs).
+  const MetricsDocs *Metrics = nullptr;
   bool HasMultiKernel = false, HasFusion = false;
   uint64_t FusionCandidates = 0;
 };
@@ -428,7 +428,7 @@ Error ReferenceDataEmitter::writeMetadata(const ReportContext &Ctx,
 
 Error ReferenceDataEmitter::emit(const ReportContext &Ctx) {
   const ReportModel &M = ReportModel::of(Ctx, ReportFace::Reference);
-  Metrics = &metricsArtifacts(Ctx);
+  Metrics = &metricsDocs(Ctx);
   ManifestSystemEntries Sys = manifestSystemEntries(Ctx, M);
   HasMultiKernel = Sys.MultiKernel;
   HasFusion = Sys.KernelFusion;

@@ -17,7 +17,10 @@ void ReportData::append(ReportData Other) {
     else
       Metrics.push_back(std::move(C));
   }
-  FusionCandidates += Other.FusionCandidates;
+  if (Other.MultiKernelData)
+    MultiKernelData = std::move(Other.MultiKernelData);
+  if (Other.FusionCandidates)
+    FusionCandidates = std::move(Other.FusionCandidates);
 }
 
 const CategoryMetrics *ReportData::metrics(StringRef Key) const {

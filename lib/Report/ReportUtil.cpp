@@ -27,9 +27,8 @@ namespace tl {
 
 struct ReportCache {
   std::once_flag MetricsOnce;
-  MetricsArtifacts Metrics;
-  /// The metrics documents, and the metrics artifacts that came without
-  /// Artifact::Json, parsed here.
+  MetricsDocs Metrics;
+  /// The JSON views of the metrics documents.
   std::deque<json::Value> ParsedMetrics;
   /// By ReportFace.
   std::once_flag ModelOnce[2];
@@ -45,36 +44,21 @@ std::string metricsFileName(StringRef Key) {
   return (Key + "_metrics.json").str();
 }
 
-const MetricsArtifacts &metricsArtifacts(const ReportContext &Ctx) {
+const MetricsDocs &metricsDocs(const ReportContext &Ctx) {
   ReportCache &C = *Ctx.Cache;
-  // Four emitters read these; parsing them was a tenth of the report
-  // phase on small traces.
+  // Four emitters read these; building the views once keeps it off the
+  // report phase.
   std::call_once(C.MetricsOnce, [&] {
-    if (Ctx.Data)
-      for (const CategoryMetrics &M : Ctx.Data->Metrics) {
-        // What json::parse of the written file gives; a document JSON
-        // cannot hold (a NaN) is written but not read, as before.
-        std::optional<json::Value> V =
-            M.Doc ? pyJsonValue(*M.Doc) : std::nullopt;
-        if (V)
-          C.Metrics.emplace(metricsFileName(M.Key),
-                            &C.ParsedMetrics.emplace_back(std::move(*V)));
-      }
-    for (const Artifact &A : Ctx.Artifacts) {
-      StringRef P = A.Path;
-      if (!P.consume_front("category_data/") || !P.ends_with("_metrics.json") ||
-          P.contains('/'))
-        continue;
-      if (A.Json) {
-        C.Metrics.emplace(P.str(), A.Json.get());
-        continue;
-      }
-      Expected<json::Value> V = json::parse(A.Content);
-      if (!V) {
-        consumeError(V.takeError());
-        continue;
-      }
-      C.Metrics.emplace(P.str(), &C.ParsedMetrics.emplace_back(std::move(*V)));
+    if (!Ctx.Data)
+      return;
+    for (const CategoryMetrics &M : Ctx.Data->Metrics) {
+      // What json::parse of the written file would give; a document JSON
+      // cannot hold (a NaN) is written but not read.
+      std::optional<json::Value> V =
+          M.Doc ? pyJsonValue(*M.Doc) : std::nullopt;
+      if (V)
+        C.Metrics.emplace(metricsFileName(M.Key),
+                          &C.ParsedMetrics.emplace_back(std::move(*V)));
     }
   });
   return C.Metrics;
@@ -96,7 +80,7 @@ std::string reportTracePath(const ReportContext &Ctx) {
 ManifestSystemEntries manifestSystemEntries(const ReportContext &Ctx,
                                             const ReportModel &M) {
   ManifestSystemEntries E;
-  E.FusionCandidates = Ctx.Data ? Ctx.Data->FusionCandidates : 0;
+  E.FusionCandidates = Ctx.Data ? Ctx.Data->fusionCandidateCount() : 0;
   const GpuTimeline &TL = Ctx.AM.get<GpuTimeline>();
   E.MultiKernel = TL.totalCommTime() > 0 || TL.totalMemcpyTime() > 0;
   E.KernelFusion = E.FusionCandidates > 0 || !M.items(Tier::Fusion).empty();

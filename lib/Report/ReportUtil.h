@@ -25,13 +25,13 @@ namespace tl {
 
 struct ReportContext;
 
-/// The categories' metrics documents (ReportData::Metrics, and a plugin's
-/// category_data/<x>_metrics.json artifacts), as JSON, keyed by file name
-/// (sorted: the reference visits them in that order, §7). Unparsable
-/// artifacts are skipped. Built once per report (ReportContext::Cache),
+/// The categories' metrics documents the passes handed over
+/// (ReportData::Metrics), as JSON views of the typed documents, keyed by
+/// file name (sorted: the reference visits them in that order, §7). No file
+/// or artifact is read back. Built once per report (ReportContext::Cache),
 /// whichever emitter asks first.
-using MetricsArtifacts = std::map<std::string, const llvm::json::Value *>;
-const MetricsArtifacts &metricsArtifacts(const ReportContext &Ctx);
+using MetricsDocs = std::map<std::string, const llvm::json::Value *>;
+const MetricsDocs &metricsDocs(const ReportContext &Ctx);
 
 /// "<Key>_metrics.json", the file category_data/ holds Key's metrics in.
 std::string metricsFileName(llvm::StringRef Key);

@@ -441,3 +441,70 @@ std::string tl::pyJsonDumps(const PyValue &V, int Indent) {
   }
   return Out;
 }
+
+void tl::writePyJson(llvm::json::OStream &J, const PyValue &Root) {
+  // Explicit stack of open containers and the next child to write: values
+  // may nest deeply.
+  struct Frame {
+    const PyValue *V;
+    size_t Next;
+  };
+  std::vector<Frame> Stack;
+  auto IsDict = [](const PyValue &X) { return X.kind() == PyValue::Kind::Dict; };
+  // Writes X, or opens it and pushes its frame when it is a container.
+  auto Write = [&](const PyValue &X) {
+    switch (X.kind()) {
+    case PyValue::Kind::None:
+      J.value(nullptr);
+      return;
+    case PyValue::Kind::Bool:
+      J.value(X.getBool());
+      return;
+    case PyValue::Kind::Int:
+      J.value(X.getInt());
+      return;
+    case PyValue::Kind::Float:
+      J.rawValue(jsonNumber(X.getFloat()));
+      return;
+    case PyValue::Kind::Str:
+      J.value(X.getStr());
+      return;
+    case PyValue::Kind::Tuple:
+    case PyValue::Kind::List:
+      J.arrayBegin();
+      Stack.push_back({&X, 0});
+      return;
+    case PyValue::Kind::Dict:
+      J.objectBegin();
+      Stack.push_back({&X, 0});
+      return;
+    }
+  };
+  Write(Root);
+  while (!Stack.empty()) {
+    const PyValue &X = *Stack.back().V;
+    size_t I = Stack.back().Next++;
+    if (I == (IsDict(X) ? X.items().size() : X.elems().size())) {
+      if (IsDict(X))
+        J.objectEnd();
+      else
+        J.arrayEnd();
+      Stack.pop_back();
+      // A container that was a member closes its attribute too.
+      if (!Stack.empty() && IsDict(*Stack.back().V))
+        J.attributeEnd();
+      continue;
+    }
+    if (!IsDict(X)) {
+      Write(X.elems()[I]);
+      continue;
+    }
+    const auto &[Key, Child] = X.items()[I];
+    J.attributeBegin(Key);
+    bool Container = Child.kind() == PyValue::Kind::Tuple ||
+                     Child.kind() == PyValue::Kind::List || IsDict(Child);
+    Write(Child);
+    if (!Container)
+      J.attributeEnd();
+  }
+}

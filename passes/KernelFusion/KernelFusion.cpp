@@ -1,8 +1,10 @@
 //===- KernelFusion.cpp - Kernel-fusion opportunities ---------------------===//
 //
-// System tier, experimental (tracelens-analysis §3.5, §6.10): writes
-// category_data/fusion_candidates.json and kernel_fusion_metrics.json in
-// the reference schema and one quantified fusion-tier finding per estimate.
+// System tier, experimental (tracelens-analysis §3.5, §6.10): hands the
+// report the candidates and the kernel_fusion metrics in the reference
+// schema (it writes category_data/fusion_candidates.json and
+// kernel_fusion_metrics.json from them) and emits one quantified
+// fusion-tier finding per estimate.
 // With --compare both come from the comparative extraction and estimate
 // (LCA-aligned kernel-count deltas, measured savings; ComparativeFusion.h).
 // The high-confidence kernel map compute passes use is the FusionKernelMap
@@ -137,15 +139,22 @@ public:
     bool Comparative = AM.options().Reference != nullptr;
     if (Comparative) {
       const auto &CF = AM.get<ComparativeFusionCandidates>();
-      Sink.artifact("category_data/fusion_candidates.json", CF.toJson());
-      Sink.fusionCandidates(CF.candidates().size());
+      std::vector<PyValue> Docs = CF.toDocs();
+      std::vector<FusionCandidateEntry> List;
+      for (size_t I = 0; I < Docs.size(); ++I)
+        List.push_back(
+            {std::move(Docs[I]), CF.candidates()[I].Base.InputDimsJson});
+      Sink.fusionCandidates(std::move(List));
       if (CF.candidates().empty())
         return llvm::Error::success(); // the reference skips the analyzer
       R = estimateComparativeFusion(CF.candidates(), P);
     } else {
       const FusionCandidates &FC = AM.get<FusionCandidates>();
-      Sink.artifact("category_data/fusion_candidates.json", FC.toJson());
-      Sink.fusionCandidates(FC.candidates().size());
+      std::vector<PyValue> Docs = FC.toDocs();
+      std::vector<FusionCandidateEntry> List;
+      for (size_t I = 0; I < Docs.size(); ++I)
+        List.push_back({std::move(Docs[I]), FC.candidates()[I].InputDimsJson});
+      Sink.fusionCandidates(std::move(List));
       if (FC.candidates().empty())
         return llvm::Error::success(); // the reference skips the analyzer
       R = estimateFusion(FC.candidates(), FC.perfLookup(), P);

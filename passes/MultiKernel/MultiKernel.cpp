@@ -1,8 +1,10 @@
 //===- MultiKernel.cpp - Memcpy, collective and sync findings -------------===//
 //
 // System tier (tracelens-analysis §6.8, seed multi-kernel-analyzer.md):
-// writes category_data/multi_kernel_metrics.json (reference schema, our
-// additions under "tl_extensions") and multi_kernel_data.json, then emits
+// hands the report the multi_kernel metrics (reference schema, our
+// additions under "tl_extensions") and the multi-kernel data, which it
+// writes as category_data/multi_kernel_metrics.json and
+// multi_kernel_data.json, then emits
 // findings only through the seed's gates: memcpy per direction, blocking,
 // overlap, synchronization; blocking and overlap merge when both call for
 // overlapping collectives with compute.
@@ -184,136 +186,101 @@ llvm::Error MultiKernelPass::run(const Trace &T, AnalysisManager &AM,
                                            : 0;
   bool SyncGate = Barriers > 0 && SyncIdlePctV > syncIdlePct;
 
-  // --- metrics JSON (reference schema) ---
-  std::string Json;
-  {
-    llvm::raw_string_ostream OS(Json);
-    llvm::json::OStream J(OS, 2);
-    J.object([&] {
-      J.attribute("status", "SUCCESS");
-      jsonNumAttr(J, "total_time_ms", pyRound(TotalMs, 3));
-      J.attributeObject("memcpy_summary", [&] {
-        J.attribute("total_count", static_cast<int64_t>(D.memcpyCount()));
-        jsonNumAttr(J, "total_time_ms", pyRound(D.memcpyTotalUs() / 1000, 3));
-        J.attributeObject("by_direction", [&] {
-          for (unsigned I = 0; I < NumCopyDirs; ++I) {
-            const MemcpyDirStats &S = D.dir(static_cast<CopyDir>(I));
-            if (!S.Count)
-              continue;
-            J.attributeObject(copyDirName(static_cast<CopyDir>(I)), [&] {
-              J.attribute("count", static_cast<int64_t>(S.Count));
-              jsonNumAttr(J, "total_time_us", pyRound(S.TotalUs, 2));
-              jsonNumAttr(J, "avg_time_us", pyRound(S.TotalUs / S.Count, 2));
-              jsonNumAttr(J, "max_time_us", pyRound(S.MaxUs, 2));
-              J.attribute("total_bytes", S.TotalBytes);
-              jsonNumAttr(J, "avg_bytes",
-                          S.AnyBytes
-                              ? pyRound(double(S.TotalBytes) / S.Count, 2)
-                              : 0.0);
-            });
-          }
-        });
-      });
-      J.attributeObject("nccl_summary", [&] {
-        J.attribute("total_count",
-                    static_cast<int64_t>(D.commEvents().size()));
-        jsonNumAttr(J, "total_time_ms",
-                    pyRound(pyRound(D.commTotalUs(), 2) / 1000, 3));
-        J.attributeArray("top_ops", [&] {
-          auto C = D.collectives();
-          for (size_t I = 0; I < C.size() && I < 10; ++I)
-            J.object([&] {
-              J.attribute("name", T.name(C[I].E));
-              jsonNumAttr(J, "duration_us", pyRound(T.dur(C[I].E), 2));
-              if (C[I].Stream)
-                J.attribute("stream", *C[I].Stream);
-              else
-                J.attribute("stream", nullptr);
-            });
-        });
-      });
-      // Same block as multi_kernel_data.json.
-      J.attributeObject("overlap_analysis",
-                        [&] { D.writeOverlapAnalysis(J); });
-      J.attributeObject("memcpy_assessment", [&] {
-        if (TotalMs <= 0) {
-          J.attribute("flagged", false);
-          J.attribute("details", "No timeline data available");
-          return;
-        }
-        J.attribute("flagged", !Issues.empty());
-        J.attribute("total_count", static_cast<int64_t>(D.memcpyCount()));
-        jsonNumAttr(J, "total_time_ms", pyRound(D.memcpyTotalUs() / 1000, 3));
-        jsonNumAttr(J, "percent_of_total",
-                    pyRound(D.memcpyTotalUs() / 1000 / TotalMs * 100, 2));
-        J.attributeArray("issues", [&] {
-          for (const MemcpyIssue &I : Issues)
-            J.object([&] {
-              J.attribute("direction", copyDirName(I.Dir));
-              J.attribute("count", static_cast<int64_t>(I.Count));
-              jsonNumAttr(J, "time_ms", pyRound(I.TimeMs, 3));
-              jsonNumAttr(J, "percent_of_total", pyRound(I.Pct, 2));
-              jsonNumAttr(J, "avg_bytes", I.AvgBytes);
-              J.attribute("description", I.Description);
-            });
-        });
-      });
-      J.attributeObject("nccl_blocking_assessment", [&] {
-        if (CommUs <= 0) {
-          J.attribute("flagged", false);
-          J.attribute("details", "No communication events detected");
-          return;
-        }
-        J.attribute("flagged", Blocking);
-        jsonNumAttr(J, "exposed_comm_time_ms",
-                    pyRound(pyRound(O.exposedCommTime(), 2) / 1000, 3));
-        jsonNumAttr(J, "total_comm_time_ms",
-                    pyRound(pyRound(CommUs, 2) / 1000, 3));
-        jsonNumAttr(J, "exposed_percent_of_total", ExposedPct);
-        J.attribute("description", BlockDesc);
-      });
-      J.attributeObject("overlap_assessment", [&] {
-        if (!Ratio || pyRound(CommUs, 2) < overlapMinCommUs) {
-          J.attribute("flagged", false);
-          J.attribute("details",
-                      "Insufficient communication data for overlap analysis");
-          return;
-        }
-        J.attribute("flagged", Overlap);
-        jsonNumAttr(J, "overlap_ratio", *Ratio);
-        jsonNumAttr(J, "overlap_percent", pyRound(*Ratio * 100, 2));
-        J.attribute("target_percent",
-                    static_cast<int64_t>(pyRoundInt(overlapTarget * 100)));
-        J.attribute("description", OverlapDesc);
-      });
-      J.attributeArray("patterns_detected", [&] {
-        for (const MemcpyIssue &I : Issues)
-          J.object([&] {
-            J.attribute("pattern", I.Dir == CopyDir::D2H ? "high_d2h_memcpy"
-                                                         : "high_h2d_memcpy");
-            J.attribute("description", I.Description);
-          });
-        if (Blocking)
-          J.object([&] {
-            J.attribute("pattern", "nccl_blocking_compute");
-            J.attribute("description", BlockDesc);
-          });
-        if (Overlap)
-          J.object([&] {
-            J.attribute("pattern", "poor_comm_compute_overlap");
-            J.attribute("description", OverlapDesc);
-          });
-      });
-      // Cross-validation against the (linked) GPU timeline.
-      J.attributeObject("cross_validation", [&] {
-        struct Check {
-          const char *Metric;
-          double Mk, Tl;
-        };
-        std::vector<Check> Checks;
-        if (O.hasGpuEvents())
-          Checks = {
-              {"Computation time", pyRound(O.computationTime(), 2) / 1000,
+  // --- metrics document (reference schema), written by the report ---
+  using Items = std::vector<std::pair<std::string, PyValue>>;
+  auto R = [](double V) { return PyValue::real(V); };
+  auto Int = [](int64_t V) { return PyValue::integer(V); };
+  auto Str = [](llvm::StringRef V) { return PyValue::str(V); };
+  auto Flag = [](bool V) { return PyValue::boolean(V); };
+  auto Stream = [](std::optional<int64_t> S) {
+    return S ? PyValue::integer(*S) : PyValue::none();
+  };
+  Items ByDir;
+  for (unsigned I = 0; I < NumCopyDirs; ++I) {
+    const MemcpyDirStats &S = D.dir(static_cast<CopyDir>(I));
+    if (!S.Count)
+      continue;
+    ByDir.push_back(
+        {copyDirName(static_cast<CopyDir>(I)).str(),
+         PyValue::dict(
+             {{"count", Int(static_cast<int64_t>(S.Count))},
+              {"total_time_us", R(pyRound(S.TotalUs, 2))},
+              {"avg_time_us", R(pyRound(S.TotalUs / S.Count, 2))},
+              {"max_time_us", R(pyRound(S.MaxUs, 2))},
+              {"total_bytes", Int(S.TotalBytes)},
+              {"avg_bytes",
+               R(S.AnyBytes ? pyRound(double(S.TotalBytes) / S.Count, 2)
+                            : 0.0)}})});
+  }
+  Items MemcpyAssess;
+  if (TotalMs <= 0) {
+    MemcpyAssess = {{"flagged", Flag(false)},
+                    {"details", Str("No timeline data available")}};
+  } else {
+    std::vector<PyValue> IssueDocs;
+    for (const MemcpyIssue &I : Issues)
+      IssueDocs.push_back(
+          PyValue::dict({{"direction", Str(copyDirName(I.Dir))},
+                         {"count", Int(static_cast<int64_t>(I.Count))},
+                         {"time_ms", R(pyRound(I.TimeMs, 3))},
+                         {"percent_of_total", R(pyRound(I.Pct, 2))},
+                         {"avg_bytes", R(I.AvgBytes)},
+                         {"description", Str(I.Description)}}));
+    MemcpyAssess = {
+        {"flagged", Flag(!Issues.empty())},
+        {"total_count", Int(static_cast<int64_t>(D.memcpyCount()))},
+        {"total_time_ms", R(pyRound(D.memcpyTotalUs() / 1000, 3))},
+        {"percent_of_total",
+         R(pyRound(D.memcpyTotalUs() / 1000 / TotalMs * 100, 2))},
+        {"issues", PyValue::list(std::move(IssueDocs))}};
+  }
+  Items BlockAssess;
+  if (CommUs <= 0)
+    BlockAssess = {{"flagged", Flag(false)},
+                   {"details", Str("No communication events detected")}};
+  else
+    BlockAssess = {
+        {"flagged", Flag(Blocking)},
+        {"exposed_comm_time_ms",
+         R(pyRound(pyRound(O.exposedCommTime(), 2) / 1000, 3))},
+        {"total_comm_time_ms", R(pyRound(pyRound(CommUs, 2) / 1000, 3))},
+        {"exposed_percent_of_total", R(ExposedPct)},
+        {"description", Str(BlockDesc)}};
+  Items OverlapAssess;
+  if (!Ratio || pyRound(CommUs, 2) < overlapMinCommUs)
+    OverlapAssess = {
+        {"flagged", Flag(false)},
+        {"details",
+         Str("Insufficient communication data for overlap analysis")}};
+  else
+    OverlapAssess = {
+        {"flagged", Flag(Overlap)},
+        {"overlap_ratio", R(*Ratio)},
+        {"overlap_percent", R(pyRound(*Ratio * 100, 2))},
+        {"target_percent",
+         Int(static_cast<int64_t>(pyRoundInt(overlapTarget * 100)))},
+        {"description", Str(OverlapDesc)}};
+  std::vector<PyValue> Patterns;
+  auto Pattern = [&](llvm::StringRef Name, llvm::StringRef Desc) {
+    Patterns.push_back(
+        PyValue::dict({{"pattern", Str(Name)}, {"description", Str(Desc)}}));
+  };
+  for (const MemcpyIssue &I : Issues)
+    Pattern(I.Dir == CopyDir::D2H ? "high_d2h_memcpy" : "high_h2d_memcpy",
+            I.Description);
+  if (Blocking)
+    Pattern("nccl_blocking_compute", BlockDesc);
+  if (Overlap)
+    Pattern("poor_comm_compute_overlap", OverlapDesc);
+
+  // Cross-validation against the (linked) GPU timeline.
+  struct Check {
+    const char *Metric;
+    double Mk, Tl;
+  };
+  std::vector<Check> Checks;
+  if (O.hasGpuEvents())
+    Checks = {{"Computation time", pyRound(O.computationTime(), 2) / 1000,
                TL.computationTime() / 1000},
               {"Exposed communication time",
                pyRound(O.exposedCommTime(), 2) / 1000,
@@ -322,98 +289,104 @@ llvm::Error MultiKernelPass::run(const Trace &T, AnalysisManager &AM,
                TL.exposedMemcpyTime() / 1000},
               {"Total GPU time", pyRound(O.totalTime(), 2) / 1000,
                TL.totalTime() / 1000}};
-        std::vector<std::string> Warnings;
-        bool Warn = false;
-        J.attributeArray("checks", [&] {
-          for (const Check &C : Checks)
-            J.object([&] {
-              J.attribute("metric", C.Metric);
-              if (C.Mk == 0 && C.Tl == 0) {
-                J.attribute("status", "PASS");
-                J.attribute("mk_ms", 0);
-                J.attribute("tl_ms", 0);
-                J.attribute("diff_ms", 0);
-                return;
-              }
-              double Diff = std::abs(C.Mk - C.Tl);
-              double Pct = Diff / std::max({C.Mk, C.Tl, 1e-6}) * 100;
-              jsonNumAttr(J, "mk_ms", pyRound(C.Mk, 3));
-              jsonNumAttr(J, "tl_ms", pyRound(C.Tl, 3));
-              jsonNumAttr(J, "diff_ms", pyRound(Diff, 3));
-              jsonNumAttr(J, "diff_pct", pyRound(Pct, 2));
-              bool W = Pct > crossValidationPct;
-              J.attribute("status", W ? "WARN" : "PASS");
-              if (W) {
-                Warn = true;
-                Warnings.push_back(
-                    std::string(C.Metric) +
-                    ": multi_kernel_data=" + printfDouble("%.3f", C.Mk) +
-                    "ms vs gpu_timeline=" + printfDouble("%.3f", C.Tl) +
-                    "ms (diff " + printfDouble("%.1f", Pct) + "%)");
-              }
-            });
-        });
-        J.attribute("status", Warn ? "WARN" : "PASS");
-        J.attributeArray("warnings", [&] {
-          for (const std::string &W : Warnings)
-            J.value(W);
-        });
-      });
-      J.attributeArray("impact_estimates", [] {});
-      // Ours: attribution, per-stream collectives, synchronization.
-      J.attributeObject("tl_extensions", [&] {
-        // Synchronization gate (the reference has none).
-        J.attributeObject("sync_assessment", [&] {
-          J.attribute("flagged", SyncGate);
-          J.attribute("sync_calls",
-                      static_cast<int64_t>(D.syncCalls().size()));
-          J.attribute("barrier_calls", static_cast<int64_t>(Barriers));
-          jsonNumAttr(J, "gpu_idle_ms", pyRound(SyncIdle / 1000, 3));
-          jsonNumAttr(J, "percent_of_total", pyRound(SyncIdlePctV, 2));
-        });
-        J.attributeArray("transfer_sites", [&] {
-          for (const TransferSite &S : D.transferSites())
-            J.object([&] {
-              J.attribute("direction", copyDirName(S.Dir));
-              J.attribute("cpu_op", S.CpuOp);
-              J.attribute("python_call", S.PyCall);
-              J.attribute("python_frame", S.PyFrame);
-              J.attribute("module", S.Module);
-              J.attribute("host_memory", S.HostMemory);
-              J.attribute("count", static_cast<int64_t>(S.Count));
-              jsonNumAttr(J, "total_time_us", pyRound(S.TotalUs, 3));
-              J.attribute("bytes", S.Bytes);
-            });
-        });
-        J.attributeArray("comm_streams", [&] {
-          for (const CommStreamStats &S : D.commStreams())
-            J.object([&] {
-              if (S.Stream)
-                J.attribute("stream", *S.Stream);
-              else
-                J.attribute("stream", nullptr);
-              J.attribute("count", static_cast<int64_t>(S.Count));
-              jsonNumAttr(J, "total_time_us", pyRound(S.TotalUs, 3));
-            });
-        });
-        J.attributeArray("sync_calls", [&] {
-          for (const SyncCall &S : D.syncCalls())
-            J.object([&] {
-              J.attribute("name", T.name(S.E));
-              J.attribute("kind", S.Kind);
-              J.attribute("uid", static_cast<int64_t>(T.uid(S.E)));
-              jsonNumAttr(J, "host_time_us", pyRound(S.HostUs, 3));
-              jsonNumAttr(J, "gpu_idle_us", pyRound(S.GpuIdleUs, 3));
-              J.attribute("cpu_op", S.CpuOp);
-              J.attribute("python_frame", S.PyFrame);
-            });
-        });
-      });
-    });
-    OS << "\n";
+  std::vector<PyValue> CheckDocs, Warnings;
+  bool Warn = false;
+  for (const Check &C : Checks) {
+    if (C.Mk == 0 && C.Tl == 0) {
+      CheckDocs.push_back(PyValue::dict({{"metric", Str(C.Metric)},
+                                         {"status", Str("PASS")},
+                                         {"mk_ms", Int(0)},
+                                         {"tl_ms", Int(0)},
+                                         {"diff_ms", Int(0)}}));
+      continue;
+    }
+    double Diff = std::abs(C.Mk - C.Tl);
+    double Pct = Diff / std::max({C.Mk, C.Tl, 1e-6}) * 100;
+    bool W = Pct > crossValidationPct;
+    CheckDocs.push_back(PyValue::dict({{"metric", Str(C.Metric)},
+                                       {"mk_ms", R(pyRound(C.Mk, 3))},
+                                       {"tl_ms", R(pyRound(C.Tl, 3))},
+                                       {"diff_ms", R(pyRound(Diff, 3))},
+                                       {"diff_pct", R(pyRound(Pct, 2))},
+                                       {"status", Str(W ? "WARN" : "PASS")}}));
+    if (W) {
+      Warn = true;
+      Warnings.push_back(Str(std::string(C.Metric) + ": multi_kernel_data=" +
+                             printfDouble("%.3f", C.Mk) +
+                             "ms vs gpu_timeline=" +
+                             printfDouble("%.3f", C.Tl) + "ms (diff " +
+                             printfDouble("%.1f", Pct) + "%)"));
+    }
   }
-  Sink.artifact("category_data/multi_kernel_metrics.json", std::move(Json));
-  Sink.artifact("category_data/multi_kernel_data.json", D.toJson(T));
+
+  // Ours: attribution, per-stream collectives, synchronization.
+  std::vector<PyValue> SiteDocs, StreamDocs, SyncDocs;
+  for (const TransferSite &S : D.transferSites())
+    SiteDocs.push_back(
+        PyValue::dict({{"direction", Str(copyDirName(S.Dir))},
+                       {"cpu_op", Str(S.CpuOp)},
+                       {"python_call", Str(S.PyCall)},
+                       {"python_frame", Str(S.PyFrame)},
+                       {"module", Str(S.Module)},
+                       {"host_memory", Str(S.HostMemory)},
+                       {"count", Int(static_cast<int64_t>(S.Count))},
+                       {"total_time_us", R(pyRound(S.TotalUs, 3))},
+                       {"bytes", Int(S.Bytes)}}));
+  for (const CommStreamStats &S : D.commStreams())
+    StreamDocs.push_back(
+        PyValue::dict({{"stream", Stream(S.Stream)},
+                       {"count", Int(static_cast<int64_t>(S.Count))},
+                       {"total_time_us", R(pyRound(S.TotalUs, 3))}}));
+  for (const SyncCall &S : D.syncCalls())
+    SyncDocs.push_back(
+        PyValue::dict({{"name", Str(T.name(S.E))},
+                       {"kind", Str(S.Kind)},
+                       {"uid", Int(static_cast<int64_t>(T.uid(S.E)))},
+                       {"host_time_us", R(pyRound(S.HostUs, 3))},
+                       {"gpu_idle_us", R(pyRound(S.GpuIdleUs, 3))},
+                       {"cpu_op", Str(S.CpuOp)},
+                       {"python_frame", Str(S.PyFrame)}}));
+
+  Items Doc = {
+      {"status", Str("SUCCESS")},
+      {"total_time_ms", R(pyRound(TotalMs, 3))},
+      {"memcpy_summary",
+       PyValue::dict({{"total_count", Int(static_cast<int64_t>(D.memcpyCount()))},
+                      {"total_time_ms", R(pyRound(D.memcpyTotalUs() / 1000, 3))},
+                      {"by_direction", PyValue::dict(std::move(ByDir))}})},
+      {"nccl_summary",
+       PyValue::dict(
+           {{"total_count", Int(static_cast<int64_t>(D.commEvents().size()))},
+            {"total_time_ms", R(pyRound(pyRound(D.commTotalUs(), 2) / 1000, 3))},
+            {"top_ops", D.topCollectivesDoc(T)}})},
+      // Same block as multi_kernel_data.json.
+      {"overlap_analysis", D.overlapAnalysis()},
+      {"memcpy_assessment", PyValue::dict(std::move(MemcpyAssess))},
+      {"nccl_blocking_assessment", PyValue::dict(std::move(BlockAssess))},
+      {"overlap_assessment", PyValue::dict(std::move(OverlapAssess))},
+      {"patterns_detected", PyValue::list(std::move(Patterns))},
+      {"cross_validation",
+       PyValue::dict({{"checks", PyValue::list(std::move(CheckDocs))},
+                      {"status", Str(Warn ? "WARN" : "PASS")},
+                      {"warnings", PyValue::list(std::move(Warnings))}})},
+      {"impact_estimates", PyValue::list({})},
+      {"tl_extensions",
+       PyValue::dict(
+           {// Synchronization gate (the reference has none).
+            {"sync_assessment",
+             PyValue::dict(
+                 {{"flagged", Flag(SyncGate)},
+                  {"sync_calls", Int(static_cast<int64_t>(D.syncCalls().size()))},
+                  {"barrier_calls", Int(static_cast<int64_t>(Barriers))},
+                  {"gpu_idle_ms", R(pyRound(SyncIdle / 1000, 3))},
+                  {"percent_of_total", R(pyRound(SyncIdlePctV, 2))}})},
+            {"transfer_sites", PyValue::list(std::move(SiteDocs))},
+            {"comm_streams", PyValue::list(std::move(StreamDocs))},
+            {"sync_calls", PyValue::list(std::move(SyncDocs))}})}};
+  // tl's spelling of these two files (UTF-8 names, trailing newline).
+  Sink.categoryMetrics("multi_kernel", PyValue::dict(std::move(Doc)),
+                       /*TrailingNewline=*/true, JsonSpelling::Tl);
+  Sink.multiKernelData(D.toDoc(T));
 
   // --- findings ---
   const ArchSpec *Arch = AM.options().Arch ? &*AM.options().Arch : nullptr;

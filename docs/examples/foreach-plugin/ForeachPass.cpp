@@ -3,8 +3,8 @@
 // Flags optimizer foreach kernels (op category multi_tensor_apply) and adds a
 // report file. It declares everything a first-class pass does: its tier, the
 // capability it needs, the pipeline it joins, an analysis to prefetch, the
-// category it claims (so `other` leaves it alone), its insight prose, and an
-// emitter of its own.
+// category it claims (so `other` leaves it alone), its insight prose, its
+// category's metrics (typed, through the sink), and an emitter of its own.
 //
 //===----------------------------------------------------------------------===//
 #include "tl/Analysis/KernelSummary.h"
@@ -14,6 +14,9 @@
 #include "tl/Report/FindingSink.h"
 
 #include "llvm/Support/FormatVariadic.h"
+
+#include <cmath>
+#include <vector>
 
 namespace {
 constexpr llvm::StringLiteral Category = "multi_tensor_apply";
@@ -36,9 +39,18 @@ public:
 
   llvm::Error run(const tl::Trace &, tl::AnalysisManager &AM,
                   tl::FindingSink &Sink) override {
+    std::vector<tl::PyValue> Ops;
+    double TotalUs = 0;
     for (const tl::KernelGroupRow &G : AM.get<tl::KernelSummary>().groups()) {
       if (G.Category.value_or("") != Category || G.PercentOfKernels < minPct)
         continue;
+      TotalUs += G.SumUs;
+      Ops.push_back(tl::PyValue::dict(
+          {{"name", tl::PyValue::str(G.KernelName)},
+           {"count", tl::PyValue::integer(static_cast<int64_t>(G.Count))},
+           {"time_ms", tl::PyValue::real(G.SumUs / 1000)},
+           {"percent_of_kernels",
+            tl::PyValue::real(std::round(G.PercentOfKernels * 100) / 100)}}));
       Sink.compute(Category, "Optimizer foreach kernel " + G.KernelName)
           .key(G.KernelName)
           // Typed: the report reads the time (ms) it covers.
@@ -54,6 +66,19 @@ public:
                        .str())
           .action("Use the fused optimizer (fused=True): one kernel then "
                   "updates every parameter");
+    }
+    // The category's data, in the reference's metrics schema: the report
+    // writes category_data/multi_tensor_apply_metrics.json from it (a pass
+    // writes no category_data/ file itself).
+    if (!Ops.empty()) {
+      int64_t N = static_cast<int64_t>(Ops.size());
+      Sink.categoryMetrics(
+          Category,
+          tl::PyValue::dict({{"category", tl::PyValue::str(Category)},
+                             {"status", tl::PyValue::str("OK")},
+                             {"total_time_ms", tl::PyValue::real(TotalUs / 1000)},
+                             {"operation_count", tl::PyValue::integer(N)},
+                             {"operations", tl::PyValue::list(std::move(Ops))}}));
     }
     return llvm::Error::success();
   }

@@ -11,6 +11,7 @@
 #define TL_ANALYSIS_FUSIONCANDIDATES_H
 
 #include "tl/IR/Trace.h"
+#include "tl/Support/PyValue.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringMap.h"
@@ -100,8 +101,10 @@ public:
   /// Sorted by total kernel time desc.
   llvm::ArrayRef<FusionCandidate> candidates() const { return Cands; }
   const KernelPerfLookup &perfLookup() const { return Lookup; }
-  /// fusion_candidates.json in the reference schema.
-  std::string toJson() const;
+  /// Each candidate's fusion_candidates.json members in the reference
+  /// schema, up to input_dims (the last member: FusionCandidate::
+  /// InputDimsJson, the trace's text).
+  std::vector<PyValue> toDocs() const;
 
 private:
   std::vector<FusionCandidate> Cands;
@@ -112,15 +115,17 @@ private:
 /// first-seen order) from C.Kernels.
 void tallyFusionKernels(FusionCandidate &C);
 
+/// A fusion_candidates.json candidate's members, in file order.
+using FusionDocItems = std::vector<std::pair<std::string, PyValue>>;
+
 /// The first fusion_candidates.json members of both files: module_name,
 /// base_name, parent_chain, instance_count.
-void writeFusionIdentity(llvm::json::OStream &J, const FusionCandidate &C);
+void addFusionIdentity(FusionDocItems &Out, const FusionCandidate &C);
 
 /// fusion_candidates.json members shared by the standalone and comparative
-/// files: kernel_type_signature, kernel_type_summary, has_fused_kernel ...
-void writeFusionComposition(llvm::json::OStream &J, const FusionCandidate &C);
-/// ... and input_dims (null when the ops carried no shapes).
-void writeFusionInputDims(llvm::json::OStream &J, const FusionCandidate &C);
+/// files, before input_dims: kernel_type_signature, kernel_type_summary,
+/// has_fused_kernel.
+void addFusionComposition(FusionDocItems &Out, const FusionCandidate &C);
 
 /// The first shape of an "Input Dims" argument ([[d0, d1, ...], ...]).
 std::optional<std::vector<int64_t>> fusionFirstShape(const ArgValue &Dims);

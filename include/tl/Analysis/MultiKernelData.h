@@ -14,6 +14,7 @@
 
 #include "tl/Analysis/GpuTimeline.h"
 #include "tl/IR/Trace.h"
+#include "tl/Support/PyValue.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
@@ -24,10 +25,6 @@
 #include <optional>
 #include <string>
 #include <vector>
-
-namespace llvm::json {
-class OStream;
-} // namespace llvm::json
 
 namespace tl {
 
@@ -113,10 +110,13 @@ public:
   llvm::ArrayRef<SyncCall> syncCalls() const { return Syncs; }
 
   /// category_data/multi_kernel_data.json in the reference schema.
-  std::string toJson(const Trace &T) const;
-  /// The members of toJson's "overlap_analysis" object, into J's open
-  /// object (the multi-kernel pass's metrics file repeats the block).
-  void writeOverlapAnalysis(llvm::json::OStream &J) const;
+  PyValue toDoc(const Trace &T) const;
+  /// toDoc's "overlap_analysis" object (the multi-kernel pass's metrics
+  /// file repeats the block).
+  PyValue overlapAnalysis() const;
+  /// The ten longest collectives (name, duration_us, stream), toDoc's
+  /// nccl_summary.top_ops.
+  PyValue topCollectivesDoc(const Trace &T) const;
 
 private:
   std::array<MemcpyDirStats, NumCopyDirs> Dirs;

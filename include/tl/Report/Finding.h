@@ -87,17 +87,13 @@ struct Recommendation {
   std::string Expected;
 };
 
-/// A file a pass contributes to the report besides its findings, e.g.
-/// `category_data/gemm_metrics.json` in the reference's schema. Path is
-/// relative to the output directory.
+/// A file of a pass's own it contributes to the report besides its
+/// findings (never a reference-schema file: FindingSink::artifact). Path
+/// is relative to the output directory.
 struct Artifact {
   std::string Pass;
   std::string Path;
   std::string Content;
-  /// Content as parsed JSON, when its producer built it without parsing
-  /// (the report reads the metrics artifacts back; parsing them cost more
-  /// than writing them). Null: emitters parse Content themselves.
-  std::shared_ptr<const llvm::json::Value> Json;
 };
 
 /// Which report a finding is for: tl's own (findings.json, analysis.md, ...)

@@ -22,6 +22,7 @@
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
 
 #include <deque>
 #include <memory>
@@ -130,22 +131,28 @@ public:
     return finding(Tier::System, Category, Title);
   }
 
-  /// Contribute a whole file to the report (relative path inside the
-  /// output directory). A later artifact with the same path replaces the
-  /// earlier one. Json, when given, is Content already parsed
-  /// (Artifact::Json). The reference-schema files are not artifacts: hand
-  /// their data over with categoryMetrics() / fusionCandidates().
-  void artifact(llvm::StringRef RelPath, std::string Content,
-                std::shared_ptr<const llvm::json::Value> Json = nullptr);
+  /// Contribute a whole file of the pass's own to the report (relative
+  /// path inside the output directory). A later artifact with the same
+  /// path replaces the earlier one. The reference-schema files
+  /// (category_data/, metadata/, priority_data.json) are the report's: a
+  /// path among them is refused with an error naming it; hand their data
+  /// over with categoryMetrics() / multiKernelData() / fusionCandidates().
+  [[nodiscard]] llvm::Error artifact(llvm::StringRef RelPath,
+                                     std::string Content);
 
   /// The metrics of category Key, in the reference's schema: the report
   /// writes them as category_data/<Key>_metrics.json and reads them for
   /// priority_data.json and analysis.md. A later document for the same key
   /// replaces the earlier one.
   void categoryMetrics(llvm::StringRef Key, PyValue Doc,
-                       bool TrailingNewline = false);
-  /// N more fusion candidates in the trace (ReportData::FusionCandidates).
-  void fusionCandidates(uint64_t N);
+                       bool TrailingNewline = false,
+                       JsonSpelling Spelling = JsonSpelling::Python);
+  /// category_data/multi_kernel_data.json (ReportData::MultiKernelData;
+  /// tl's spelling, with a trailing newline).
+  void multiKernelData(PyValue Doc);
+  /// The trace's fusion candidates (ReportData::FusionCandidates), written
+  /// as category_data/fusion_candidates.json; the manifest counts them.
+  void fusionCandidates(std::vector<FusionCandidateEntry> Candidates);
 
   size_t size() const;
   /// Move the artifacts out, in emission order.

@@ -21,6 +21,9 @@ std::unique_ptr<Emitter> createAnalysisMdEmitter();
 std::unique_ptr<Emitter> createReferenceDataEmitter();
 /// category_data/<cat>_metrics.json from ReportData::Metrics.
 std::unique_ptr<Emitter> createCategoryMetricsEmitter();
+/// category_data/multi_kernel_data.json and fusion_candidates.json from
+/// ReportData::MultiKernelData / ::FusionCandidates.
+std::unique_ptr<Emitter> createCategoryDataEmitter();
 /// performance_breakdown.svg and gpu_timeline.svg.
 std::unique_ptr<Emitter> createChartEmitter();
 /// analysis.html: analysis.md for a browser, one self-contained file.

@@ -18,6 +18,7 @@
 #include <vector>
 
 namespace llvm::json {
+class OStream;
 class Value;
 } // namespace llvm::json
 
@@ -87,6 +88,11 @@ std::string pyJsonDumps(const PyValue &V, int Indent = -1);
 /// and parsing; std::nullopt where that parse would fail or change a value
 /// (NaN/Infinity, invalid UTF-8, a repeated dict key).
 std::optional<llvm::json::Value> pyJsonValue(const PyValue &V);
+/// V as the next value of J: strings as llvm::json writes them (UTF-8, not
+/// ensure_ascii escapes), floats as json.dumps does (jsonNumber), tuples
+/// as lists. tl's own JSON files keep their spelling when their data is a
+/// PyValue document.
+void writePyJson(llvm::json::OStream &J, const PyValue &V);
 
 } // namespace tl
 

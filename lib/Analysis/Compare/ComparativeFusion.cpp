@@ -186,48 +186,42 @@ ComparativeFusionCandidates::ComparativeFusionCandidates(const Trace &T,
   });
 }
 
-std::string ComparativeFusionCandidates::toJson() const {
-  std::string S;
-  llvm::raw_string_ostream OS(S);
-  llvm::json::OStream J(OS, 2);
-  auto Kernels = [&](llvm::ArrayRef<FusionKernel> Ks,
-                     llvm::ArrayRef<uint32_t> Lca) {
-    J.array([&] {
-      for (size_t I = 0; I < Ks.size(); ++I)
-        J.object([&] {
-          J.attribute("name", Ks[I].Name);
-          J.attribute("type", Ks[I].Type);
-          jsonNumAttr(J, "dur_us", Ks[I].DurUs);
-          if (!Lca.empty()) {
-            J.attribute("lca_id", static_cast<int64_t>(Lca[I]));
-            J.attribute("gpu_op_uid", static_cast<int64_t>(Ks[I].GpuUid));
-          }
-        });
-    });
-  };
-  J.array([&] {
-    for (const ComparativeFusionCandidate &C : Cands) {
-      const FusionCandidate &B = C.Base;
-      J.object([&] {
-        writeFusionIdentity(J, B);
-        J.attribute("kernel_count_trace1", static_cast<int64_t>(C.N1));
-        J.attribute("kernel_count_trace2", static_cast<int64_t>(C.N2));
-        J.attribute("delta", static_cast<int64_t>(C.N1 - C.N2));
-        J.attributeBegin("kernels_trace1");
-        Kernels(B.Kernels, C.LcaIds1);
-        J.attributeEnd();
-        J.attributeBegin("kernels_trace2");
-        Kernels(C.Kernels2, {});
-        J.attributeEnd();
-        writeFusionComposition(J, B);
-        jsonNumAttr(J, "total_kernel_time_us_trace1", B.TotalKernelTimeUs);
-        jsonNumAttr(J, "total_kernel_time_us_trace2", C.TotalTime2Us);
-        writeFusionInputDims(J, B);
-      });
+std::vector<PyValue> ComparativeFusionCandidates::toDocs() const {
+  auto Kernels = [](llvm::ArrayRef<FusionKernel> Ks,
+                    llvm::ArrayRef<uint32_t> Lca) {
+    std::vector<PyValue> Out;
+    for (size_t I = 0; I < Ks.size(); ++I) {
+      FusionDocItems K = {{"name", PyValue::str(Ks[I].Name)},
+                          {"type", PyValue::str(Ks[I].Type)},
+                          {"dur_us", PyValue::real(Ks[I].DurUs)}};
+      if (!Lca.empty()) {
+        K.push_back({"lca_id", PyValue::integer(Lca[I])});
+        K.push_back({"gpu_op_uid",
+                     PyValue::integer(static_cast<int64_t>(Ks[I].GpuUid))});
+      }
+      Out.push_back(PyValue::dict(std::move(K)));
     }
-  });
-  OS << "\n";
-  return S;
+    return PyValue::list(std::move(Out));
+  };
+  std::vector<PyValue> Docs;
+  for (const ComparativeFusionCandidate &C : Cands) {
+    const FusionCandidate &B = C.Base;
+    FusionDocItems D;
+    addFusionIdentity(D, B);
+    D.push_back({"kernel_count_trace1",
+                 PyValue::integer(static_cast<int64_t>(C.N1))});
+    D.push_back({"kernel_count_trace2",
+                 PyValue::integer(static_cast<int64_t>(C.N2))});
+    D.push_back({"delta", PyValue::integer(static_cast<int64_t>(C.N1 - C.N2))});
+    D.push_back({"kernels_trace1", Kernels(B.Kernels, C.LcaIds1)});
+    D.push_back({"kernels_trace2", Kernels(C.Kernels2, {})});
+    addFusionComposition(D, B);
+    D.push_back({"total_kernel_time_us_trace1",
+                 PyValue::real(B.TotalKernelTimeUs)});
+    D.push_back({"total_kernel_time_us_trace2", PyValue::real(C.TotalTime2Us)});
+    Docs.push_back(PyValue::dict(std::move(D)));
+  }
+  return Docs;
 }
 
 FusionResult

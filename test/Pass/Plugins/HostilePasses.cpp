@@ -92,7 +92,8 @@ public:
         .mechanism("the mechanism")
         .expect("the expectation")
         .note("the note");
-    Sink.artifact("rich/artifact.txt", "rich artifact\n");
+    if (Error E = Sink.artifact("rich/artifact.txt", "rich artifact\n"))
+      return E;
     made = 5;
     return Error::success();
   }

@@ -134,8 +134,7 @@ public:
   Option<std::string> path{*this, "path", desc("Relative artifact path"),
                            init("art/a.txt")};
   Error run(const Trace &, AnalysisManager &, FindingSink &Sink) override {
-    Sink.artifact(*path, "artifact content\n");
-    return Error::success();
+    return Sink.artifact(*path, "artifact content\n");
   }
 };
 

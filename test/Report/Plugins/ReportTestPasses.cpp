@@ -12,6 +12,9 @@
 //                  "severity": "high", "notes": [".."]}],
 //    "artifacts": {"category_data/gemm_metrics.json": {...}}}
 //
+// An artifact category_data/<key>_metrics.json is handed over as the
+// category's typed metrics (categoryMetrics), as a real pass does.
+//
 // Metric keys are emitted in sorted order; integral JSON numbers become
 // integer metrics. Keys that name a typed fact (FindingFacts' findings.json
 // names) set that fact too, as the pass's typed setter would.
@@ -125,6 +128,73 @@ std::vector<StringRef> sortedKeys(const json::Object &O) {
   return K;
 }
 
+/// V as a PyValue: integral numbers as ints, object members sorted (what
+/// json::Object iterates in is not an order).
+PyValue toPyValue(const json::Value &Root) {
+  // Explicit stack: the test files nest a few levels, but stay bounded.
+  struct Frame {
+    const json::Value *V;
+    std::vector<StringRef> Keys; // objects: members left, sorted
+    size_t Next = 0;
+    std::vector<PyValue> Elems;
+    std::vector<std::pair<std::string, PyValue>> Items;
+  };
+  auto Scalar = [](const json::Value &V) {
+    if (auto B = V.getAsBoolean())
+      return PyValue::boolean(*B);
+    if (auto I = V.getAsInteger())
+      return PyValue::integer(*I);
+    if (auto D = V.getAsNumber())
+      return PyValue::real(*D);
+    if (auto S = V.getAsString())
+      return PyValue::str(*S);
+    return PyValue::none();
+  };
+  auto Open = [](const json::Value &V) {
+    Frame F;
+    F.V = &V;
+    if (const json::Object *O = V.getAsObject())
+      F.Keys = sortedKeys(*O);
+    return F;
+  };
+  auto IsContainer = [](const json::Value &V) {
+    return V.getAsObject() || V.getAsArray();
+  };
+  if (!IsContainer(Root))
+    return Scalar(Root);
+  std::vector<Frame> Stack;
+  Stack.push_back(Open(Root));
+  for (;;) {
+    Frame &F = Stack.back();
+    const json::Object *O = F.V->getAsObject();
+    size_t N = O ? F.Keys.size() : F.V->getAsArray()->size();
+    if (F.Next == N) {
+      PyValue Done = O ? PyValue::dict(std::move(F.Items))
+                       : PyValue::list(std::move(F.Elems));
+      Stack.pop_back();
+      if (Stack.empty())
+        return Done;
+      Frame &P = Stack.back();
+      if (P.V->getAsObject())
+        P.Items.emplace_back(P.Keys[P.Next - 1].str(), std::move(Done));
+      else
+        P.Elems.push_back(std::move(Done));
+      continue;
+    }
+    const json::Value &C =
+        O ? *O->get(F.Keys[F.Next]) : (*F.V->getAsArray())[F.Next];
+    ++F.Next;
+    if (IsContainer(C)) {
+      Stack.push_back(Open(C));
+      continue;
+    }
+    if (O)
+      F.Items.emplace_back(F.Keys[F.Next - 1].str(), Scalar(C));
+    else
+      F.Elems.push_back(Scalar(C));
+  }
+}
+
 class FindingsFromFile : public PassBase<FindingsFromFile> {
 public:
   static constexpr StringLiteral Argument = "test-findings";
@@ -215,10 +285,18 @@ public:
       }
     if (const json::Object *As = Root->getObject("artifacts"))
       for (StringRef K : sortedKeys(*As)) {
+        // A category's metrics are typed data, not a file the pass writes.
+        StringRef Key = K;
+        if (Key.consume_front("category_data/") &&
+            Key.consume_back("_metrics.json")) {
+          Sink.categoryMetrics(Key, toPyValue(*As->get(K)));
+          continue;
+        }
         std::string Text;
         raw_string_ostream OS(Text);
         OS << formatv("{0:2}", *As->get(K));
-        Sink.artifact(K, std::move(Text));
+        if (Error E = Sink.artifact(K, std::move(Text)))
+          return E;
       }
     return Error::success();
   }

@@ -85,6 +85,34 @@ TEST(FindingSink, MergeKeepsOrderAndUniquifiesIds) {
   EXPECT_EQ(M[1].Id, M[0].Id + "-2");
 }
 
+// The reference-schema files are the report's: a pass asking to write one
+// gets an error naming the path and what to use instead; its own files
+// (even ones whose names merely look alike) are kept.
+TEST(FindingSink, ArtifactRefusesReferenceSchemaPaths) {
+  FindingSink S("my-pass");
+  for (const char *P :
+       {"category_data/gemm_metrics.json", "category_data/fusion_candidates.json",
+        "./category_data/multi_kernel_data.json", "metadata/gemm_metadata.json",
+        "metadata/model_info.json", "priority_data.json",
+        "./priority_data.json"}) {
+    llvm::Error E = S.artifact(P, "x");
+    ASSERT_TRUE(bool(E)) << P;
+    EXPECT_EQ(llvm::toString(std::move(E)),
+              std::string("pass 'my-pass' may not write '") + P +
+                  "': category_data/, metadata/ and priority_data.json are "
+                  "written by the report from typed data "
+                  "(FindingSink::categoryMetrics, docs/WritingAPass.md)");
+  }
+  for (const char *P : {"mine/priority_data.json", "category_data.txt",
+                        "my_metadata/a.json", "priority_data.json.bak"})
+    EXPECT_EQ(errText(S.artifact(P, "ok")), "") << P;
+  std::vector<Artifact> A = S.takeArtifacts();
+  ASSERT_EQ(A.size(), 4u);
+  EXPECT_EQ(A[0].Path, "mine/priority_data.json");
+  EXPECT_EQ(A[3].Path, "priority_data.json.bak");
+  EXPECT_EQ(A[3].Content, "ok");
+}
+
 TEST(WriteFileAtomically, WritesAndLeavesNoTemp) {
   llvm::SmallString<128> Dir;
   ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("tl-atomic", Dir));

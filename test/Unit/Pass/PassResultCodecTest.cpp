@@ -57,8 +57,13 @@ PassOutput sample() {
                                  PyValue::none()})},
             {"b", PyValue::dict({{"c", PyValue::str("x")},
                                  {"d", PyValue::boolean(true)}})}}))});
-  O.Data.FusionCandidates = 4;
-  O.Artifacts = {{"p", "dir/a.txt", std::string("x\0y\n", 4), nullptr}};
+  O.Data.Metrics[0].Spelling = JsonSpelling::Tl;
+  O.Data.MultiKernelData = std::make_shared<const PyValue>(
+      PyValue::dict({{"n", PyValue::integer(-1)}}));
+  O.Data.FusionCandidates = std::vector<FusionCandidateEntry>{
+      {PyValue::dict({{"module_name", PyValue::str("m")}}), "[[4,8]]"},
+      {PyValue::dict({}), ""}};
+  O.Artifacts = {{"p", "dir/a.txt", std::string("x\0y\n", 4)}};
   O.StatisticValues = {0, 5, ~uint64_t(0)};
   return O;
 }
@@ -123,7 +128,15 @@ TEST(PassResultCodec, RoundTripsEveryField) {
   EXPECT_EQ(D->Data.Metrics[0].Key, "gemm");
   EXPECT_EQ(pyJsonDumps(*D->Data.Metrics[0].Doc),
             "{\"a\": [1, 0.5, null], \"b\": {\"c\": \"x\", \"d\": true}}");
-  EXPECT_EQ(D->Data.FusionCandidates, 4u);
+  EXPECT_EQ(D->Data.Metrics[0].Spelling, JsonSpelling::Tl);
+  ASSERT_TRUE(D->Data.MultiKernelData);
+  EXPECT_EQ(pyJsonDumps(*D->Data.MultiKernelData), "{\"n\": -1}");
+  ASSERT_TRUE(D->Data.FusionCandidates);
+  ASSERT_EQ(D->Data.fusionCandidateCount(), 2u);
+  EXPECT_EQ(pyJsonDumps((*D->Data.FusionCandidates)[0].Members),
+            "{\"module_name\": \"m\"}");
+  EXPECT_EQ((*D->Data.FusionCandidates)[0].InputDims, "[[4,8]]");
+  EXPECT_EQ((*D->Data.FusionCandidates)[1].InputDims, "");
   ASSERT_EQ(D->Artifacts.size(), 1u);
   EXPECT_EQ(D->Artifacts[0].Pass, "p");
   EXPECT_EQ(D->Artifacts[0].Path, "dir/a.txt");

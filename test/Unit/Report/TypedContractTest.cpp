@@ -191,4 +191,80 @@ TEST(TypedContract, PluginMetricsWrittenByTheReport) {
   llvm::sys::fs::remove_directories(Dir);
 }
 
+// The multi-kernel and kernel-fusion passes hand their category_data/
+// files over typed; the report writes them in tl's spelling (llvm::json,
+// indent 2: UTF-8 as is, "\n" at the end), a candidate's input_dims being
+// the trace's own text on one line. The expected bytes are written by hand;
+// the metrics document in the Python spelling escapes the same name.
+TEST(TypedContract, CategoryDataWrittenByTheReport) {
+  FindingSink S("multi-kernel");
+  PyValue Doc = PyValue::dict(
+      {{"memcpy_summary",
+        PyValue::dict({{"total_count", PyValue::integer(0)},
+                       {"by_direction", PyValue::dict({})}})},
+       {"ratio", PyValue::none()},
+       {"name", PyValue::str("nccl\xc3\xa9")}});
+  S.multiKernelData(Doc);
+  S.categoryMetrics("multi_kernel", Doc, /*TrailingNewline=*/true,
+                    JsonSpelling::Tl);
+  S.categoryMetrics("py", PyValue::dict({{"name", PyValue::str("\xc3\xa9")},
+                                         {"t", PyValue::real(2.0)}}));
+  S.fusionCandidates(
+      {{PyValue::dict({{"module_name", PyValue::str("m")},
+                       {"kernels", PyValue::list({PyValue::dict(
+                                       {{"dur_us", PyValue::real(1.5)}})})},
+                       {"has_fused_kernel", PyValue::boolean(false)}}),
+        "[[4,8]]"},
+       {PyValue::dict({{"module_name", PyValue::str("n")}}), ""}});
+  ReportData D = S.takeReportData();
+  EXPECT_EQ(D.fusionCandidateCount(), 2u);
+
+  auto T = importTraceFromBuffer("{\"traceEvents\": []}", "t.json");
+  ASSERT_TRUE(bool(T));
+  AnalysisManager AM(*T);
+  llvm::SmallString<128> Dir;
+  ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("typed-data", Dir));
+  ReportContext Ctx{*T, AM, {}, {}, {}, "", std::string(Dir), "", "t.json"};
+  Ctx.Data = &D;
+  for (auto Make : {createCategoryDataEmitter, createCategoryMetricsEmitter}) {
+    llvm::Error E = Make()->emit(Ctx);
+    ASSERT_FALSE(bool(E)) << llvm::toString(std::move(E));
+  }
+  auto Read = [&](llvm::StringRef Name) {
+    llvm::SmallString<128> File(Dir);
+    llvm::sys::path::append(File, "category_data", Name);
+    auto Buf = llvm::MemoryBuffer::getFile(File);
+    return Buf ? (*Buf)->getBuffer().str() : "<missing " + Name.str() + ">";
+  };
+  std::string Tl = "{\n"
+                   "  \"memcpy_summary\": {\n"
+                   "    \"total_count\": 0,\n"
+                   "    \"by_direction\": {}\n"
+                   "  },\n"
+                   "  \"ratio\": null,\n"
+                   "  \"name\": \"nccl\xc3\xa9\"\n"
+                   "}\n";
+  EXPECT_EQ(Read("multi_kernel_data.json"), Tl);
+  EXPECT_EQ(Read("multi_kernel_metrics.json"), Tl);
+  EXPECT_EQ(Read("py_metrics.json"),
+            "{\n  \"name\": \"\\u00e9\",\n  \"t\": 2.0\n}");
+  EXPECT_EQ(Read("fusion_candidates.json"), "[\n"
+                                            "  {\n"
+                                            "    \"module_name\": \"m\",\n"
+                                            "    \"kernels\": [\n"
+                                            "      {\n"
+                                            "        \"dur_us\": 1.5\n"
+                                            "      }\n"
+                                            "    ],\n"
+                                            "    \"has_fused_kernel\": false,\n"
+                                            "    \"input_dims\": [[4,8]]\n"
+                                            "  },\n"
+                                            "  {\n"
+                                            "    \"module_name\": \"n\",\n"
+                                            "    \"input_dims\": null\n"
+                                            "  }\n"
+                                            "]\n");
+  llvm::sys::fs::remove_directories(Dir);
+}
+
 } // namespace

@@ -59,8 +59,9 @@ public:
         return &C;
     return nullptr;
   }
-  /// fusion_candidates.json in the reference's comparative schema.
-  std::string toJson() const;
+  /// Each candidate's fusion_candidates.json members in the reference's
+  /// comparative schema, up to input_dims (Base.InputDimsJson).
+  std::vector<PyValue> toDocs() const;
 
 private:
   std::vector<ComparativeFusionCandidate> Cands;
