@@ -137,6 +137,7 @@ StepWindows tl::computeStepWindows(const Trace &T,
       ++Out.PreTraceGpu;
       PreEnd = std::max(PreEnd, T.end(G));
     }
+  Out.PartialStart = Out.PreTraceGpu && PreEnd > Out.Steps.front().CpuStart;
   for (size_t I = 0; I < Out.Steps.size(); ++I) {
     StepWindow &S = Out.Steps[I];
     S.Start = I == 0 ? std::max(S.CpuStart, PreEnd)
@@ -353,6 +354,7 @@ StepRestriction tl::stepRestriction(const Trace &T, const StepWindows &W,
   Win.SteadyMedian = W.Steady.Median;
   Win.SteadyTol = W.Steady.Tol;
   Win.SteadyTooFew = W.Steady.TooFew;
+  Win.PartialStart = W.PartialStart;
   Win.HostStart = W.Steps[First].CpuStart;
   Win.HostEnd = W.Steps[Last].CpuEnd;
   Win.GpuStart = W.Steps[First].Start;

@@ -4,6 +4,8 @@
 #include "tl/Driver/AllToAllv.h"
 #include "tl/Driver/CollectiveTables.h"
 #include "tl/Driver/JobMultiRank.h"
+#include "tl/Driver/JobSteps.h"
+#include "tl/Driver/KernelByRank.h"
 #include "tl/Report/Emitter.h"
 #include "tl/Report/HtmlPage.h"
 #include "tl/Report/JobCharts.h"
@@ -245,11 +247,17 @@ Error writeJobReport(const JobReport &J, StringRef OutDir,
     return E;
   auto CpByRank = [&] { return criticalByRankTable(J.Ranks); };
   auto CpJob = [&] { return criticalJobTable(J.CriticalPath); };
+  auto Steps = [&] { return jobStepsTable(J.Ranks); };
+  auto StepMatrix = [&] { return stepMatrixTable(J.Ranks); };
+  auto KernelByRank = [&] { return kernelByRankTable(J.Ranks); };
   auto Timeline = [&] { return rankTimelineTable(J.Ranks); };
   auto TimelineStats = [&] { return rankTimelineStatsTable(J.Ranks); };
   if (Error E = writeJobTables(Multi,
                                {{"critical_by_rank.csv", CpByRank},
                                 {"critical_job.csv", CpJob},
+                                {"steps.csv", Steps},
+                                {"step_matrix.csv", StepMatrix},
+                                {"kernel_by_rank.csv", KernelByRank},
                                 {"rank_timeline.csv", Timeline},
                                 {"rank_timeline_stats.csv", TimelineStats}}))
     return E;

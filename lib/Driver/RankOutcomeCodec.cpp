@@ -10,7 +10,7 @@ using namespace llvm;
 namespace tl {
 
 namespace {
-constexpr uint8_t CodecVersion = 2;
+constexpr uint8_t CodecVersion = 3;
 
 class Writer {
 public:
@@ -287,6 +287,78 @@ RankTimeline readTimeline(Reader &R) {
   return T;
 }
 
+// steps.csv's rows (JobSteps.h).
+void writeSteps(Writer &W, ArrayRef<RankStep> Steps) {
+  W.u64(Steps.size());
+  for (const RankStep &S : Steps) {
+    W.i64(S.Number);
+    W.f64(S.CpuStart);
+    W.f64(S.CpuEnd);
+    W.flag(S.Gpu.has_value());
+    if (S.Gpu) {
+      W.f64(S.Gpu->Start);
+      W.f64(S.Gpu->End);
+    }
+    W.f64(S.WindowStart);
+    W.f64(S.WindowEnd);
+    W.u64(S.GpuEvents);
+    W.u8(S.Flags);
+  }
+}
+
+std::vector<RankStep> readSteps(Reader &R) {
+  std::vector<RankStep> Steps;
+  // A step takes at least 50 bytes.
+  for (uint64_t I = 0, N = R.count(50); I < N && !R.Bad; ++I) {
+    RankStep S;
+    S.Number = R.i64();
+    S.CpuStart = R.f64();
+    S.CpuEnd = R.f64();
+    if (R.flag()) {
+      double Start = R.f64();
+      S.Gpu = Interval{Start, R.f64()};
+    }
+    S.WindowStart = R.f64();
+    S.WindowEnd = R.f64();
+    S.GpuEvents = R.u64();
+    S.Flags = R.u8();
+    Steps.push_back(S);
+  }
+  return Steps;
+}
+
+// kernel_by_rank.csv's per-name statistics (KernelByRank.h).
+void writeKernels(Writer &W, ArrayRef<RankKernelStats> Kernels) {
+  W.u64(Kernels.size());
+  for (const RankKernelStats &K : Kernels) {
+    W.name(K.Name);
+    W.u8(uint8_t(K.Type));
+    W.u64(K.Count);
+    W.f64(K.TotalUs);
+    W.f64(K.MinUs);
+    W.f64(K.MaxUs);
+  }
+}
+
+std::vector<RankKernelStats> readKernels(Reader &R) {
+  std::vector<RankKernelStats> Kernels;
+  // A name takes at least 41 bytes.
+  for (uint64_t I = 0, N = R.count(41); I < N && !R.Bad; ++I) {
+    RankKernelStats K;
+    K.Name = R.name();
+    uint8_t Type = R.u8();
+    if (Type > uint8_t(KernelByRankType::Compute))
+      R.Bad = true;
+    K.Type = KernelByRankType(Type);
+    K.Count = R.u64();
+    K.TotalUs = R.f64();
+    K.MinUs = R.f64();
+    K.MaxUs = R.f64();
+    Kernels.push_back(K);
+  }
+  return Kernels;
+}
+
 void writeSummary(Writer &W, const RankSummary &S) {
   W.str(S.Claim.Path);
   W.u64(S.Claim.Position);
@@ -313,6 +385,8 @@ void writeSummary(Writer &W, const RankSummary &S) {
   writeCriticalPath(W, S.CriticalPath);
   W.opt(S.BaseTimeNs);
   writeTimeline(W, S.Timeline);
+  writeSteps(W, S.Steps);
+  writeKernels(W, S.Kernels);
 }
 
 RankSummary readSummary(Reader &R) {
@@ -344,6 +418,8 @@ RankSummary readSummary(Reader &R) {
   S.CriticalPath = readCriticalPath(R);
   S.BaseTimeNs = R.opt();
   S.Timeline = readTimeline(R);
+  S.Steps = readSteps(R);
+  S.Kernels = readKernels(R);
   return S;
 }
 } // namespace

@@ -6,6 +6,7 @@
 #include "tl/Analysis/StepSelection.h"
 #include "tl/Driver/ClockAlign.h"
 #include "tl/IR/Trace.h"
+#include "tl/IR/TraceWindow.h"
 #include "tl/Support/RelativePath.h"
 
 #include <algorithm>
@@ -37,9 +38,15 @@ RankSummary summarizeRank(const Trace &T, const GpuTimeline &TL,
   S.TotalMemcpyUs = TL.totalMemcpyTime();
   ArgValue Props = T.topLevel().get("deviceProperties");
   S.DeviceCount = Props.isArray() ? Props.size() : 0;
-  StepWindows W = computeStepWindows(T);
+  // A --steps window keeps the first step's start measured on the recorded
+  // trace, as the rank's own steps.csv (StepTable).
+  const TraceWindow *Win = traceWindow(T);
+  StepWindows W = computeStepWindows(
+      T, Win ? std::optional<double>(Win->GpuStart) : std::nullopt);
   for (const StepWindow &Step : W.Steps)
     S.StepTimes.push_back({Step.Number, Step.time()});
+  S.Steps = summarizeRankSteps(T, W);
+  S.Kernels = summarizeRankKernels(T, TL);
   S.BaseTimeNs = T.topLevel().get("baseTimeNanoseconds").asInt();
   S.Timeline = computeRankTimeline(T, TL, W.Steps);
   S.Collectives.Rank = S.Claim.Rank;

@@ -62,6 +62,9 @@ struct StepWindows {
   SteadyRule Steady;
   /// GPU events with no launch that ran before the first step's GPU work.
   uint64_t PreTraceGpu = 0;
+  /// Some of them end after the first step's CPU start (§2.4
+  /// `partial_start`: leftover work overlaps the first step).
+  bool PartialStart = false;
 };
 
 /// The steps of T (collectProfilerSteps order) and their windows.

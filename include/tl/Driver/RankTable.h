@@ -11,6 +11,8 @@
 
 #include "tl/Driver/CollectiveMatch.h"
 #include "tl/Driver/JobCriticalPath.h"
+#include "tl/Driver/JobSteps.h"
+#include "tl/Driver/KernelByRank.h"
 #include "tl/Driver/RankResolution.h"
 #include "tl/Driver/RankTimeline.h"
 #include "tl/Report/CsvTable.h"
@@ -43,6 +45,10 @@ struct RankSummary {
   size_t DeviceCount = 0;
   /// (N, T(N)) of each ProfilerStep#N (window step time, §2.4).
   std::vector<std::pair<int64_t, double>> StepTimes;
+  /// steps.csv's rows of the rank (JobSteps.h).
+  std::vector<RankStep> Steps;
+  /// Per GPU event name, by name (KernelByRank.h).
+  std::vector<RankKernelStats> Kernels;
   /// The rank's critical path, reduced for the job's (JobCriticalPath.h).
   RankCriticalPath CriticalPath;
   /// The trace's baseTimeNanoseconds (spec §3.3), if any.

@@ -36,6 +36,9 @@ struct TraceWindow {
   /// recorded trace (µs), and whether it had too few steps to apply.
   double SteadyMedian = 0, SteadyTol = 0;
   bool SteadyTooFew = false;
+  /// Work left from before the recording overlaps the recorded trace's
+  /// first step (StepWindows::PartialStart).
+  bool PartialStart = false;
   /// Events of the recorded trace (the IR keeps a subset).
   uint64_t RecordedEvents = 0;
 };

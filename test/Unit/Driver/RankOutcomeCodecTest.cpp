@@ -109,6 +109,23 @@ RankOutcome sample() {
   T.HtaNonComputeUs = 234;
   T.HtaKernelUs = 411.25;
   T.HtaOverlapPct = 25.72;
+  RankStep St;
+  St.Number = 10;
+  St.CpuStart = 1000;
+  St.CpuEnd = 1100.5;
+  St.Gpu = Interval{1030.25, 1270};
+  St.WindowStart = 999.5;
+  St.WindowEnd = 1270.125;
+  St.GpuEvents = 12345;
+  St.Flags = uint8_t(StepFlag::PartialStart) | uint8_t(StepFlag::Outlier);
+  S.Steps.push_back(St);
+  S.Steps.push_back({}); // no GPU work, no flags
+  S.Kernels.push_back({SharedName("sm90_gemm"), KernelByRankType::Compute, 7,
+                       700.5, 90.25, 110.75});
+  // A name the instances sent already goes by its number.
+  S.Kernels.push_back({SharedName("ncclDevKernel_AllReduce_Sum_bf16_RING_LL"),
+                       KernelByRankType::Comm, 2, 3, 1, 2});
+  S.Kernels.push_back({SharedName(), KernelByRankType::Memset, 1, 0, 0, 0});
   O.Summary = S;
   return O;
 }
@@ -235,6 +252,35 @@ TEST(RankOutcomeCodec, EveryFieldComesBack) {
   EXPECT_EQ(T.HtaNonComputeUs, 234);
   EXPECT_EQ(T.HtaKernelUs, 411.25);
   EXPECT_EQ(T.HtaOverlapPct, std::optional<double>(25.72));
+  ASSERT_EQ(S.Steps.size(), 2u);
+  const RankStep &St = S.Steps[0];
+  EXPECT_EQ(St.Number, 10);
+  EXPECT_EQ(St.CpuStart, 1000);
+  EXPECT_EQ(St.CpuEnd, 1100.5);
+  ASSERT_TRUE(St.Gpu);
+  EXPECT_EQ(St.Gpu->Start, 1030.25);
+  EXPECT_EQ(St.Gpu->End, 1270);
+  EXPECT_EQ(St.WindowStart, 999.5);
+  EXPECT_EQ(St.WindowEnd, 1270.125);
+  EXPECT_EQ(St.GpuEvents, 12345u);
+  EXPECT_EQ(St.Flags,
+            uint8_t(StepFlag::PartialStart) | uint8_t(StepFlag::Outlier));
+  EXPECT_EQ(S.Steps[1].Number, -1);
+  EXPECT_FALSE(S.Steps[1].Gpu);
+  EXPECT_EQ(S.Steps[1].Flags, 0);
+  ASSERT_EQ(S.Kernels.size(), 3u);
+  const RankKernelStats &Kn = S.Kernels[0];
+  EXPECT_EQ(Kn.Name, "sm90_gemm");
+  EXPECT_EQ(Kn.Type, KernelByRankType::Compute);
+  EXPECT_EQ(Kn.Count, 7u);
+  EXPECT_EQ(Kn.TotalUs, 700.5);
+  EXPECT_EQ(Kn.MinUs, 90.25);
+  EXPECT_EQ(Kn.MaxUs, 110.75);
+  EXPECT_EQ(S.Kernels[1].Name, "ncclDevKernel_AllReduce_Sum_bf16_RING_LL");
+  EXPECT_EQ(S.Kernels[1].Type, KernelByRankType::Comm);
+  EXPECT_EQ(S.Kernels[1].TotalUs, 3);
+  EXPECT_TRUE(S.Kernels[2].Name.empty());
+  EXPECT_EQ(S.Kernels[2].Type, KernelByRankType::Memset);
 
   EXPECT_EQ(Out[1].Position, 3u);
   EXPECT_EQ(Out[1].Error, "job/rank3.json: not a trace");
