@@ -54,7 +54,9 @@ static std::string listText(ArrayRef<int64_t> V) {
   return S + "]";
 }
 
-static bool integral(double V) { return std::isfinite(V) && V == std::floor(V); }
+static bool integral(double V) {
+  return std::isfinite(V) && V == std::floor(V);
+}
 
 /// A value of a column pandas holds as int64 when Int, else as float64.
 static PyValue num(double V, bool Int) {
@@ -63,9 +65,7 @@ static PyValue num(double V, bool Int) {
   return Int ? pyInt(int64_t(V)) : pyFloat(V);
 }
 static PyValue real(double V) { return num(V, /*Int=*/false); }
-static PyValue optInt(OptionalInt V) {
-  return V ? pyInt(*V) : PyValue::none();
-}
+static PyValue optInt(OptionalInt V) { return V ? pyInt(*V) : PyValue::none(); }
 static PyValue optText(StringRef S) {
   return S.empty() ? PyValue::none() : pyText(S);
 }
@@ -156,8 +156,8 @@ static SyncTable syncTable(const TraceLensCompat &C) {
     const CompatCall &Call = C.Calls[I];
     if (!isImplicitSync(Call.CollName))
       continue;
-    auto [It, New] = RowOf.try_emplace({Call.Pg.ref(), Call.IndexInGroup},
-                                       T.Rows.size());
+    auto [It, New] =
+        RowOf.try_emplace({Call.Pg.ref(), Call.IndexInGroup}, T.Rows.size());
     if (New)
       T.Rows.emplace_back();
     T.Rows[It->second].Calls.push_back(I);
@@ -214,8 +214,8 @@ static SyncTable syncTable(const TraceLensCompat &C) {
       R.AlgBw = (R.FullMb / 1024) / (R.Latency / 1e6);
       if (F.GroupSize && *F.GroupSize > 0) {
         double N = double(*F.GroupSize);
-        R.BusBw = R.AlgBw * (Type == "allreduce" ? 2 * (N - 1) / N
-                                                 : (N - 1) / N);
+        R.BusBw =
+            R.AlgBw * (Type == "allreduce" ? 2 * (N - 1) / N : (N - 1) / N);
       }
     }
   }
@@ -237,12 +237,23 @@ static StringRef span(const TraceLensCompat &C, ArrayRef<size_t> Calls) {
 
 Error writeNcclLongCsv(StringRef Dir, StringRef Name,
                        const TraceLensCompat &C) {
-  std::vector<std::string> Columns = {
-      "collective_id", "index_in_group", "rank", "Process Group Name",
-      "Process Group Ranks", "Collective name", "Group size", "dtype",
-      "In msg nelems", "In msg size (MB)", "Out msg nelems",
-      "Out msg size (MB)", "In split size", "Out split size", "stream", "ts",
-      "dur"};
+  std::vector<std::string> Columns = {"collective_id",
+                                      "index_in_group",
+                                      "rank",
+                                      "Process Group Name",
+                                      "Process Group Ranks",
+                                      "Collective name",
+                                      "Group size",
+                                      "dtype",
+                                      "In msg nelems",
+                                      "In msg size (MB)",
+                                      "Out msg nelems",
+                                      "Out msg size (MB)",
+                                      "In split size",
+                                      "Out split size",
+                                      "stream",
+                                      "ts",
+                                      "dur"};
   // node_span of a collective_id: over every rank's call of it.
   std::map<CallKey, std::vector<size_t>> ById;
   if (C.GpusPerNode) {
@@ -273,7 +284,8 @@ Error writeNcclLongCsv(StringRef Dir, StringRef Name,
              num(Call.Dur, C.IntDur)};
       if (C.GpusPerNode) {
         Row.push_back(pyInt(Call.Rank / *C.GpusPerNode));
-        Row.push_back(pyText(span(C, ById[{Call.Pg.ref(), Call.IndexInGroup}])));
+        Row.push_back(
+            pyText(span(C, ById[{Call.Pg.ref(), Call.IndexInGroup}])));
       }
       Sink(Row);
     }
@@ -284,12 +296,15 @@ Error writeNcclImplicitSyncCsv(StringRef Dir, StringRef Name,
                                const TraceLensCompat &C) {
   SyncTable T = syncTable(C);
   std::vector<std::string> Columns = {
-      "collective_id", "Process Group Name", "Process Group Ranks",
-      "Collective name", "Group size", "dtype", "In msg nelems",
-      "Out msg nelems", "In msg size (MB)", "Out msg size (MB)",
-      "Full msg size (MB)", "comm_latency", "skew in start time",
-      "earliest arrival rank", "avg_wait_time", "skew in end time",
-      "algo bw (GB/s)", "bus bw (GB/s)"};
+      "collective_id",       "Process Group Name",
+      "Process Group Ranks", "Collective name",
+      "Group size",          "dtype",
+      "In msg nelems",       "Out msg nelems",
+      "In msg size (MB)",    "Out msg size (MB)",
+      "Full msg size (MB)",  "comm_latency",
+      "skew in start time",  "earliest arrival rank",
+      "avg_wait_time",       "skew in end time",
+      "algo bw (GB/s)",      "bus bw (GB/s)"};
   std::map<int64_t, size_t> RankIndex; // into T.Ranks
   for (size_t I = 0; I < T.Ranks.size(); ++I)
     RankIndex[T.Ranks[I]] = I;
@@ -390,14 +405,14 @@ CsvTable ncclSummaryImplicitSyncTable(const TraceLensCompat &C) {
     Group &G = Groups[{F.CollName.str(), F.Dtype.str(), *F.InNelems}];
     if (!G.First)
       G.First = &R;
-    double V[5] = {R.Latency, R.MaxTs - R.MinTs, R.MaxEnd - R.MinEnd,
-                   R.AlgBw, R.BusBw};
+    double V[5] = {R.Latency, R.MaxTs - R.MinTs, R.MaxEnd - R.MinEnd, R.AlgBw,
+                   R.BusBw};
     for (unsigned I = 0; I < 5; ++I)
       G.Values[I].push_back(V[I]);
   }
-  std::vector<std::string> Columns = {"Collective name",  "dtype",
-                                      "In msg nelems",    "Process Group Name",
-                                      "Group size",       "Full msg size (MB)"};
+  std::vector<std::string> Columns = {"Collective name", "dtype",
+                                      "In msg nelems",   "Process Group Name",
+                                      "Group size",      "Full msg size (MB)"};
   static constexpr const char *Metrics[] = {
       "comm_latency", "skew in start time", "skew in end time",
       "algo bw (GB/s)", "bus bw (GB/s)"};
@@ -463,16 +478,15 @@ CsvTable ncclSummaryLongTable(const TraceLensCompat &C) {
   std::vector<double> Sums;
   for (const auto &[K, G] : Groups) {
     Sums.push_back(pandasGroupSum(G.Dur));
-    Rows.push_back({pyInt(std::get<0>(K)), pyText(std::get<1>(K)),
-                    pyText(std::get<2>(K)), pyText(std::get<3>(K)),
-                    pyInt(std::get<4>(K)), pyText(std::get<5>(K)),
-                    pyInt(std::get<6>(K)), pyInt(std::get<7>(K)),
-                    pyText(std::get<8>(K)), pyText(std::get<9>(K)),
-                    pyInt(std::get<10>(K)), real(nanFirst(G.InMb)),
-                    real(nanFirst(G.OutMb)), num(Sums.back(), C.IntDur),
-                    real(pandasGroupMean(G.Dur)), real(pandasGroupStd(G.Dur)),
-                    num(nanMin(G.Dur), C.IntDur), num(nanMax(G.Dur), C.IntDur),
-                    pyInt(int64_t(G.Dur.size()))});
+    Rows.push_back(
+        {pyInt(std::get<0>(K)), pyText(std::get<1>(K)), pyText(std::get<2>(K)),
+         pyText(std::get<3>(K)), pyInt(std::get<4>(K)), pyText(std::get<5>(K)),
+         pyInt(std::get<6>(K)), pyInt(std::get<7>(K)), pyText(std::get<8>(K)),
+         pyText(std::get<9>(K)), pyInt(std::get<10>(K)), real(nanFirst(G.InMb)),
+         real(nanFirst(G.OutMb)), num(Sums.back(), C.IntDur),
+         real(pandasGroupMean(G.Dur)), real(pandasGroupStd(G.Dur)),
+         num(nanMin(G.Dur), C.IntDur), num(nanMax(G.Dur), C.IntDur),
+         pyInt(int64_t(G.Dur.size()))});
   }
   for (size_t I : pandasSortValuesOrder(Sums, /*Ascending=*/false))
     Out.addRow(std::move(Rows[I]));
@@ -481,10 +495,14 @@ CsvTable ncclSummaryLongTable(const TraceLensCompat &C) {
 
 CsvTable compatStragglerTable(const TraceLensCompat &C) {
   SyncTable T = syncTable(C);
-  std::vector<std::string> Columns = {
-      "rank",           "total_wait_time_us", "mean_wait_time_us",
-      "times_arrived_last", "times_arrived_first", "pct_arrived_last",
-      "num_collectives", "total_nccl_dur_us"};
+  std::vector<std::string> Columns = {"rank",
+                                      "total_wait_time_us",
+                                      "mean_wait_time_us",
+                                      "times_arrived_last",
+                                      "times_arrived_first",
+                                      "pct_arrived_last",
+                                      "num_collectives",
+                                      "total_nccl_dur_us"};
   if (C.GpusPerNode)
     Columns.push_back("node_id");
   std::map<int64_t, size_t> Pos;
@@ -518,11 +536,9 @@ CsvTable compatStragglerTable(const TraceLensCompat &C) {
     // A wait column without NaN keeps the int64 of ts.
     bool IntWait = C.IntTs && Present[I] == N;
     std::vector<PyValue> Row = {
-        pyInt(Rank),
-        num(Total, IntWait),
+        pyInt(Rank), num(Total, IntWait),
         real(numpyRound(numpySum(Waits[I]) / double(Present[I]), 1)),
-        pyInt(int64_t(Last[I])),
-        pyInt(int64_t(First[I])),
+        pyInt(int64_t(Last[I])), pyInt(int64_t(First[I])),
         // Over every instance, the rank's or not (Appendix B 8).
         real(numpyRound(100.0 * double(Last[I]) / double(N), 1)),
         pyInt(int64_t(N)),
