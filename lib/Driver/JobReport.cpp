@@ -3,6 +3,7 @@
 
 #include "tl/Driver/AllToAllv.h"
 #include "tl/Driver/CollectiveTables.h"
+#include "tl/Driver/CompatTables.h"
 #include "tl/Driver/JobMultiRank.h"
 #include "tl/Driver/JobSteps.h"
 #include "tl/Driver/KernelByRank.h"
@@ -69,17 +70,20 @@ static SkewHeatmap skewHeatmap(const JobReport &J) {
   return H;
 }
 
-/// One CSV of the job report: its file name and how to build it (built
-/// only when written, one at a time).
+/// One CSV of the job report: its file name (relative to multirank/) and
+/// how to build it (built only when written, one at a time), or, for a
+/// table too large to hold, how to write it a row at a time.
 struct JobTable {
   StringRef Name;
   function_ref<CsvTable()> Build;
+  function_ref<Error(StringRef Dir, StringRef Name)> Write = {};
 };
 
 /// Tables into Multi, in order; the first failed write ends it.
 static Error writeJobTables(StringRef Multi, ArrayRef<JobTable> Tables) {
   for (const JobTable &T : Tables)
-    if (Error E = writeCsvTable(Multi, T.Name, T.Build()))
+    if (Error E = T.Write ? T.Write(Multi, T.Name)
+                          : writeCsvTable(Multi, T.Name, T.Build()))
       return E;
   return Error::success();
 }
@@ -109,6 +113,8 @@ void crossRankAnalysis(JobReport &J) {
   std::vector<std::optional<int64_t>> Bases;
   std::optional<size_t> Devices;
   bool Agree = true;
+  // TraceLens's matching (compat/) reads the instances before they go.
+  J.Compat = collectTraceLensCompat(J.Ranks);
   // The instances move out of the summaries: the matched collectives copy
   // what they need, and nothing reads them afterwards.
   for (RankSummary &R : J.Ranks) {
@@ -270,9 +276,26 @@ Error writeJobReport(const JobReport &J, StringRef OutDir,
       return E;
     auto Stragglers = [&] { return stragglersTable(J.Stragglers); };
     auto StepStragglers = [&] { return stepStragglersTable(J.Stragglers); };
-    if (Error E = writeJobTables(Multi,
-                                 {{"stragglers.csv", Stragglers},
-                                  {"straggler_steps.csv", StepStragglers}}))
+    auto NcclLong = [&](StringRef Dir, StringRef Name) {
+      return writeNcclLongCsv(Dir, Name, J.Compat);
+    };
+    auto NcclSync = [&](StringRef Dir, StringRef Name) {
+      return writeNcclImplicitSyncCsv(Dir, Name, J.Compat);
+    };
+    auto NcclSyncSummary = [&] {
+      return ncclSummaryImplicitSyncTable(J.Compat);
+    };
+    auto NcclLongSummary = [&] { return ncclSummaryLongTable(J.Compat); };
+    auto CompatStragglers = [&] { return compatStragglerTable(J.Compat); };
+    if (Error E = writeJobTables(
+            Multi,
+            {{"stragglers.csv", Stragglers},
+             {"straggler_steps.csv", StepStragglers},
+             {"compat/nccl_long.csv", {}, NcclLong},
+             {"compat/nccl_implicit_sync.csv", {}, NcclSync},
+             {"compat/nccl_summary_implicit_sync.csv", NcclSyncSummary},
+             {"compat/nccl_summary_long.csv", NcclLongSummary},
+             {"compat/straggler_summary.csv", CompatStragglers}}))
       return E;
     if (Error E = Chart("collective_skew.svg", [&](raw_ostream &OS) {
           renderSkewHeatmapSvg(OS, skewHeatmap(J),

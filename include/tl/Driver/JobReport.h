@@ -12,6 +12,7 @@
 #include "tl/Driver/ClockAlign.h"
 #include "tl/Driver/CollectiveBandwidth.h"
 #include "tl/Driver/CollectiveMatch.h"
+#include "tl/Driver/CompatTables.h"
 #include "tl/Driver/JobCriticalPath.h"
 #include "tl/Driver/RankTable.h"
 #include "tl/Driver/Stragglers.h"
@@ -39,6 +40,8 @@ struct JobReport {
   /// (spec §3.2 rule 4).
   std::optional<int64_t> GpusPerNode;
   StragglerAnalysis Stragglers;
+  /// TraceLens's view of the same collectives (compat/, CompatTables.h).
+  TraceLensCompat Compat;
   /// The job's critical path across ranks (JobCriticalPath.h).
   JobCriticalPath CriticalPath;
   /// --align=collective (spec §3.3); the clock offsets found.
