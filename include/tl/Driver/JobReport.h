@@ -11,6 +11,7 @@
 
 #include "tl/Driver/ClockAlign.h"
 #include "tl/Driver/CollectiveMatch.h"
+#include "tl/Driver/HtaStragglers.h"
 #include "tl/Driver/JobCriticalPath.h"
 #include "tl/Driver/RankTable.h"
 #include "tl/Driver/Stragglers.h"
@@ -38,6 +39,8 @@ struct JobReport {
   /// (spec §3.2 rule 4).
   std::optional<int64_t> GpusPerNode;
   StragglerAnalysis Stragglers;
+  /// HTA's get_potential_stragglers with the comm regex (§5.2).
+  HtaStragglerResult HtaStyle;
   /// The job's critical path across ranks (JobCriticalPath.h).
   JobCriticalPath CriticalPath;
   /// --align=collective (spec §3.3); the clock offsets found.
