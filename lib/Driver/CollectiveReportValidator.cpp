@@ -109,8 +109,7 @@ public:
   double number(StringMap<std::string> &Row, StringRef Col, StringRef File,
                 StringRef What) {
     std::optional<double> V = num(Row[Col]);
-    check(V.has_value(),
-          File + ": " + What + ": " + Col + " is not a number");
+    check(V.has_value(), File + ": " + What + ": " + Col + " is not a number");
     return V.value_or(0);
   }
 
@@ -124,8 +123,8 @@ private:
 static std::vector<Instance> readInstances(Checker &C,
                                            const StringSet<> &Ranks) {
   const char *File = "multirank/collectives.csv";
-  auto Rows = C.table("collectives.csv",
-                      collectivesTable({}, std::nullopt).columns());
+  auto Rows =
+      C.table("collectives.csv", collectivesTable({}, std::nullopt).columns());
   std::vector<Instance> Out;
   if (!Rows)
     return Out;
@@ -134,8 +133,8 @@ static std::vector<Instance> readInstances(Checker &C,
     Instance I;
     I.Id = Row["instance_id"];
     std::string What = "instance " + I.Id;
-    if (!C.check(Ids.insert(I.Id).second, Twine(File) + ": instance " + I.Id +
-                                              " is listed twice"))
+    if (!C.check(Ids.insert(I.Id).second,
+                 Twine(File) + ": instance " + I.Id + " is listed twice"))
       continue;
     I.Status = Row["status"];
     I.Type = Row["coll_type"];
@@ -169,8 +168,8 @@ static std::vector<Instance> readInstances(Checker &C,
 /// collectives_long.csv against collectives.csv.
 static void checkLong(Checker &C, std::vector<Instance> &Is) {
   const char *File = "multirank/collectives_long.csv";
-  auto Rows = C.table("collectives_long.csv",
-                      collectivesLongTable({}).columns());
+  auto Rows =
+      C.table("collectives_long.csv", collectivesLongTable({}).columns());
   if (!Rows)
     return;
   std::map<std::string, Instance *> ById;
@@ -303,8 +302,8 @@ static void checkStragglers(Checker &C, const std::vector<Instance> &Is) {
                 " counted collectives");
     C.check(Row["times_last"] == std::to_string(Last[Rank].first),
             Twine(File) + ": " + What + ": times_last " + Row["times_last"] +
-                ", but collectives.csv has it last " +
-                Twine(Last[Rank].first) + " times");
+                ", but collectives.csv has it last " + Twine(Last[Rank].first) +
+                " times");
     C.check(close(B, Last[Rank].second),
             Twine(File) + ": " + What + ": blame_us " + Row["blame_us"] +
                 " is not the blame of the collectives it is last in (" +

@@ -46,9 +46,9 @@ HtaStragglerInput collectHtaStragglerInput(const Trace &T,
   // events by their launch, whose spans G(N) the step windows hold.
   double First = std::numeric_limits<double>::infinity();
   double Last = -std::numeric_limits<double>::infinity();
-  for (EventKind K : {EventKind::CpuOp, EventKind::PythonFunction,
-                      EventKind::UserAnnotation, EventKind::Runtime,
-                      EventKind::Driver})
+  for (EventKind K :
+       {EventKind::CpuOp, EventKind::PythonFunction, EventKind::UserAnnotation,
+        EventKind::Runtime, EventKind::Driver})
     for (EventId E : T.eventsOfKind(K))
       if (stepAt(Steps, T.ts(E))) {
         First = std::min(First, T.ts(E));
@@ -71,7 +71,8 @@ HtaStragglerInput collectHtaStragglerInput(const Trace &T,
   for (EventId K : T.eventsOfKind(EventKind::Kernel))
     if (isCommKernel(T.name(K)))
       Ks.push_back(K);
-  llvm::stable_sort(Ks, [&](EventId A, EventId B) { return T.ts(A) < T.ts(B); });
+  llvm::stable_sort(Ks,
+                    [&](EventId A, EventId B) { return T.ts(A) < T.ts(B); });
   for (EventId K : Ks) {
     EventId L = T.isLinked(K) ? T.parent(K) : NoEvent;
     const StepWindow *S = L != NoEvent ? stepAt(Steps, T.ts(L)) : nullptr;
@@ -186,9 +187,8 @@ HtaStragglerResult htaStyleCandidates(ArrayRef<HtaRankInput> Ranks,
         ++Flags[P.Rank];
   }
   std::vector<std::pair<int64_t, unsigned>> Order(Flags.begin(), Flags.end());
-  llvm::stable_sort(Order, [](const auto &A, const auto &B) {
-    return A.second > B.second;
-  });
+  llvm::stable_sort(
+      Order, [](const auto &A, const auto &B) { return A.second > B.second; });
   for (size_t I = 0; I < Order.size() && I < NumCandidates; ++I)
     R.Candidates.push_back(Order[I].first);
   return R;
@@ -229,7 +229,9 @@ CsvTable jobSummaryTable(const JobReport &J) {
 static std::string ranksText(ArrayRef<int64_t> Rs) {
   std::string Out = Rs.size() == 1 ? "rank " : "ranks ";
   for (size_t I = 0; I < Rs.size(); ++I)
-    Out += (I == 0 ? "" : I + 1 == Rs.size() ? " and " : ", ") +
+    Out += (I == 0               ? ""
+            : I + 1 == Rs.size() ? " and "
+                                 : ", ") +
            std::to_string(Rs[I]);
   return Out;
 }
@@ -247,13 +249,12 @@ std::string htaStyleMarkdown(const JobReport &J) {
     OS << "none: " << H.Why << ".\n\n";
     return Text;
   }
-  OS << "**" << ranksText(H.Candidates) << "**, whose "
-     << mdCode(H.Kernel) << " on stream " << H.Stream
+  OS << "**" << ranksText(H.Candidates) << "**, whose " << mdCode(H.Kernel)
+     << " on stream " << H.Stream
      << " (the kernel whose duration varies most across ranks) starts "
         "latest, over "
      << H.NumSteps << " step" << (H.NumSteps == 1 ? "" : "s")
-     << " of mean iteration " << printfDouble("%.3f", H.MeanIterUs)
-     << " us. ";
+     << " of mean iteration " << printfDouble("%.3f", H.MeanIterUs) << " us. ";
   const std::optional<int64_t> &S = J.Stragglers.Straggler;
   std::vector<int64_t> Others;
   for (int64_t C : H.Candidates)

@@ -59,10 +59,9 @@ CsvTable idleByStreamTable(ArrayRef<RankSummary> Ranks) {
       for (auto [Name, Us] : {std::pair{"host_wait", S.HostWaitUs},
                               std::pair{"kernel_wait", S.KernelWaitUs},
                               std::pair{"other", S.OtherUs}})
-        Tab.addRow({pyInt(R->Claim.Rank), pyInt(S.Stream), pyText(Name),
-                    pyFloat(Us),
-                    Total > 0 ? pyFloat(pyRound(Us / Total, 2))
-                              : PyValue::none()});
+        Tab.addRow(
+            {pyInt(R->Claim.Rank), pyInt(S.Stream), pyText(Name), pyFloat(Us),
+             Total > 0 ? pyFloat(pyRound(Us / Total, 2)) : PyValue::none()});
     }
   return Tab;
 }
@@ -96,8 +95,7 @@ std::string streamIdleMarkdown(ArrayRef<RankSummary> Ranks) {
       " us";
   if (Most->totalUs() > 0)
     Text += "; the most on rank " + std::to_string(MostRank) + " stream " +
-            std::to_string(Most->Stream) + " (" + Us(Most->totalUs()) +
-            " us)";
+            std::to_string(Most->Stream) + " (" + Us(Most->totalUs()) + " us)";
   return Text + ".\n\n";
 }
 

@@ -1,4 +1,4 @@
-//===- CollectiveReportValidator.h - Checking a job's collective files -*- C++ -*-===//
+//===- CollectiveReportValidator.h - A job's collective files -*- C++ -*-===//
 //
 // `tl-opt --validate-report` on a job (JobReportValidator.h): the
 // collective files of out/multirank/ agree with each other. collectives.csv

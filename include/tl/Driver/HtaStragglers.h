@@ -1,4 +1,5 @@
-//===- HtaStragglers.h - HTA-style straggler candidates of a job -*- C++ -*-===//
+//===- HtaStragglers.h - HTA-style straggler candidates of a job -*- C++
+//-*-===//
 //
 // Spec multi-rank.md §5.2: HTA's get_potential_stragglers(num_candidates=2)
 // for HTA users, with the comm regex instead of HTA's `ncclKernel` prefix
@@ -82,8 +83,9 @@ struct HtaRankInput {
 
 constexpr unsigned HtaNumCandidates = 2;
 
-HtaStragglerResult htaStyleCandidates(llvm::ArrayRef<HtaRankInput> Ranks,
-                                      unsigned NumCandidates = HtaNumCandidates);
+HtaStragglerResult
+htaStyleCandidates(llvm::ArrayRef<HtaRankInput> Ranks,
+                   unsigned NumCandidates = HtaNumCandidates);
 
 /// "1;3".
 std::string candidatesText(const HtaStragglerResult &R);

@@ -4,8 +4,8 @@
 // and §6 (get_idle_time_breakdown), on inputs worked by hand.
 //
 //===----------------------------------------------------------------------===//
-#include "tl/Analysis/StepSelection.h"
 #include "tl/Driver/HtaStragglers.h"
+#include "tl/Analysis/StepSelection.h"
 #include "tl/Driver/StreamIdle.h"
 #include "tl/Import/Importer.h"
 
@@ -18,8 +18,8 @@ using namespace tl;
 
 namespace {
 
-const char *AllReduce =
-    "ncclDevKernel_AllReduce_Sum_bf16_RING_LL(ncclDevKernelArgsStorage<4096ul>)";
+const char *AllReduce = "ncclDevKernel_AllReduce_Sum_bf16_RING_LL("
+                        "ncclDevKernelArgsStorage<4096ul>)";
 const char *AllGather =
     "ncclDevKernel_AllGather_RING_LL(ncclDevKernelArgsStorage<4096ul>)";
 
@@ -123,8 +123,7 @@ TEST(HtaStragglers, ShortKernelsAreSkipped) {
   // A clock shift moves rank 2 300 us later: now it starts latest.
   std::vector<HtaRankInput> Shifted = inputs(Ins);
   Shifted[2].ShiftUs = 300;
-  EXPECT_EQ(htaStyleCandidates(Shifted, 1).Candidates,
-            std::vector<int64_t>{2});
+  EXPECT_EQ(htaStyleCandidates(Shifted, 1).Candidates, std::vector<int64_t>{2});
 }
 
 TEST(HtaStragglers, NothingToRank) {
@@ -178,8 +177,9 @@ std::string launch(int Id, double Launch, const std::string &Name, int Stream,
 std::string step(int N, double Ts, double Dur) {
   return "{\"ph\": \"X\", \"cat\": \"user_annotation\", \"name\": "
          "\"ProfilerStep#" +
-         std::to_string(N) + "\", \"pid\": 100, \"tid\": 100, \"ts\": " +
-         std::to_string(Ts) + ", \"dur\": " + std::to_string(Dur) + "}";
+         std::to_string(N) +
+         "\", \"pid\": 100, \"tid\": 100, \"ts\": " + std::to_string(Ts) +
+         ", \"dur\": " + std::to_string(Dur) + "}";
 }
 
 } // namespace
@@ -190,13 +190,13 @@ std::string step(int N, double Ts, double Dur) {
 // (the step) and the kernels up to 905: FirstTs 0, LastEnd 1000. A kernel
 // launched outside every step has no iteration.
 TEST(HtaStragglers, CollectKeepsTheLastLongKernels) {
-  Trace T = trace(step(1, 0, 1000) + ",\n" +
-                  launch(1, 10, AllReduce, 20, 100, 100) + ",\n" +
-                  launch(2, 20, AllReduce, 20, 300, 30) + ",\n" +
-                  launch(3, 30, AllReduce, 20, 400, 60) + ",\n" +
-                  launch(4, 40, AllReduce, 20, 900, 5) + ",\n" +
-                  launch(5, 50, "sm90_gemm", 7, 60, 30) + ",\n" +
-                  launch(6, 1500, AllReduce, 20, 1600, 50));
+  Trace T =
+      trace(step(1, 0, 1000) + ",\n" + launch(1, 10, AllReduce, 20, 100, 100) +
+            ",\n" + launch(2, 20, AllReduce, 20, 300, 30) + ",\n" +
+            launch(3, 30, AllReduce, 20, 400, 60) + ",\n" +
+            launch(4, 40, AllReduce, 20, 900, 5) + ",\n" +
+            launch(5, 50, "sm90_gemm", 7, 60, 30) + ",\n" +
+            launch(6, 1500, AllReduce, 20, 1600, 50));
   StepWindows W = computeStepWindows(T);
   ASSERT_EQ(W.Steps.size(), 1u);
   HtaStragglerInput In = collectHtaStragglerInput(T, W.Steps);
