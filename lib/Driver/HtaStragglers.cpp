@@ -102,6 +102,10 @@ HtaStragglerInput collectHtaStragglerInput(const Trace &T,
 HtaStragglerResult htaStyleCandidates(ArrayRef<HtaRankInput> Ranks,
                                       unsigned NumCandidates) {
   HtaStragglerResult R;
+  if (NumCandidates == 0) {
+    R.Why = "no candidate asked for";
+    return R;
+  }
   std::set<int64_t> Steps;
   double TMin = std::numeric_limits<double>::infinity();
   double TMax = -std::numeric_limits<double>::infinity();
