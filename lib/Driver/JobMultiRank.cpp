@@ -2,7 +2,9 @@
 #include "tl/Driver/JobMultiRank.h"
 
 #include "tl/Analysis/StepSelection.h"
+#include "tl/Driver/HtaStragglers.h"
 #include "tl/Driver/JobReport.h"
+#include "tl/Driver/StreamIdle.h"
 #include "tl/Support/Markdown.h"
 #include "tl/Support/NumberFormat.h"
 #include "tl/Support/Stats.h"
@@ -116,6 +118,7 @@ std::string multiRankMarkdown(const JobReport &J) {
                        "skews were measured.\n\n"
                      : "skews are on the raw clocks (`--align=none`).\n\n");
   }
+  OS << htaStyleMarkdown(J) << streamIdleMarkdown(J.Ranks);
   // With collectives the job's findings section lists them all; name them
   // here only then.
   bool Listed = !J.Collectives.empty();

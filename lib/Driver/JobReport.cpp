@@ -7,6 +7,7 @@
 #include "tl/Driver/JobMultiRank.h"
 #include "tl/Driver/JobSteps.h"
 #include "tl/Driver/KernelByRank.h"
+#include "tl/Driver/StreamIdle.h"
 #include "tl/Report/Emitter.h"
 #include "tl/Report/HtmlPage.h"
 #include "tl/Report/JobCharts.h"
@@ -130,8 +131,12 @@ void crossRankAnalysis(JobReport &J) {
                                        J.AlignCollective, J.Clock);
   J.Stragglers = analyzeStragglers(J.Collectives, J.Ranks);
   std::vector<double> Shifts;
-  for (const RankSummary &R : J.Ranks)
+  std::vector<HtaRankInput> Hta;
+  for (const RankSummary &R : J.Ranks) {
     Shifts.push_back(J.Clock.rankShiftUs(R.Claim.Rank));
+    Hta.push_back({R.Claim.Rank, &R.HtaStraggler, Shifts.back()});
+  }
+  J.HtaStyle = htaStyleCandidates(Hta);
   J.CriticalPath = computeJobCriticalPath(J.Ranks, J.Collectives, Shifts);
   // §7.2's order: the timeline and clock findings before MR-DATA.
   std::vector<JobFinding> More = timelineFindings(J.Ranks, J.Collectives);
@@ -258,6 +263,8 @@ Error writeJobReport(const JobReport &J, StringRef OutDir,
   auto KernelByRank = [&] { return kernelByRankTable(J.Ranks); };
   auto Timeline = [&] { return rankTimelineTable(J.Ranks); };
   auto TimelineStats = [&] { return rankTimelineStatsTable(J.Ranks); };
+  auto IdleByStream = [&] { return idleByStreamTable(J.Ranks); };
+  auto Summary = [&] { return jobSummaryTable(J); };
   if (Error E = writeJobTables(Multi,
                                {{"critical_by_rank.csv", CpByRank},
                                 {"critical_job.csv", CpJob},
@@ -265,7 +272,9 @@ Error writeJobReport(const JobReport &J, StringRef OutDir,
                                 {"step_matrix.csv", StepMatrix},
                                 {"kernel_by_rank.csv", KernelByRank},
                                 {"rank_timeline.csv", Timeline},
-                                {"rank_timeline_stats.csv", TimelineStats}}))
+                                {"rank_timeline_stats.csv", TimelineStats},
+                                {"idle_by_stream.csv", IdleByStream},
+                                {"job_summary.csv", Summary}}))
     return E;
   if (!J.Collectives.empty()) {
     if (Error E = writeCollectivesCsv(Multi, J.Collectives, J.GpusPerNode))

@@ -1,5 +1,6 @@
 //===- JobReportValidator.cpp - Checking a job's report -------------------===//
 #include "tl/Driver/JobReportValidator.h"
+#include "tl/Driver/CollectiveReportValidator.h"
 #include "tl/Driver/RankTable.h"
 #include "tl/Driver/RankTimeline.h"
 
@@ -169,6 +170,7 @@ ValidationResult validateJobReport(StringRef Dir) {
     if (!Rows[I].empty())
       RankIds.insert(Rows[I][0]);
   checkRankTimeline(Dir, RankIds, C);
+  checkCollectiveFiles(Dir, RankIds, C.R);
   for (size_t I = 1; I < Rows.size(); ++I) {
     const CsvRow &Row = Rows[I];
     if (Row.size() != Want.size()) {

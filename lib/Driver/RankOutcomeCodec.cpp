@@ -10,7 +10,7 @@ using namespace llvm;
 namespace tl {
 
 namespace {
-constexpr uint8_t CodecVersion = 3;
+constexpr uint8_t CodecVersion = 4;
 
 class Writer {
 public:
@@ -357,6 +357,61 @@ std::vector<RankKernelStats> readKernels(Reader &R) {
     Kernels.push_back(K);
   }
   return Kernels;
+// The HTA-style straggler input (HtaStragglers.h) and idle per stream
+// (StreamIdle.h), every field.
+void writeHta(Writer &W, const HtaStragglerInput &H) {
+  W.ints(H.Steps);
+  W.f64(H.FirstTs);
+  W.f64(H.LastEnd);
+  W.u64(H.Kernels.size());
+  for (const HtaCommKernel &K : H.Kernels) {
+    W.i64(K.Stream);
+    W.i64(K.Step);
+    W.name(K.Name);
+    W.f64(K.Ts);
+    W.f64(K.Dur);
+  }
+}
+
+HtaStragglerInput readHta(Reader &R) {
+  HtaStragglerInput H;
+  H.Steps = R.ints();
+  H.FirstTs = R.f64();
+  H.LastEnd = R.f64();
+  // A kernel takes at least 40 bytes.
+  for (uint64_t I = 0, N = R.count(40); I < N && !R.Bad; ++I) {
+    HtaCommKernel K;
+    K.Stream = R.i64();
+    K.Step = R.i64();
+    K.Name = R.name();
+    K.Ts = R.f64();
+    K.Dur = R.f64();
+    H.Kernels.push_back(K);
+  }
+  return H;
+}
+
+void writeStreamIdle(Writer &W, const std::vector<StreamIdle> &V) {
+  W.u64(V.size());
+  for (const StreamIdle &S : V) {
+    W.i64(S.Stream);
+    W.f64(S.HostWaitUs);
+    W.f64(S.KernelWaitUs);
+    W.f64(S.OtherUs);
+  }
+}
+
+std::vector<StreamIdle> readStreamIdle(Reader &R) {
+  std::vector<StreamIdle> V;
+  for (uint64_t I = 0, N = R.count(32); I < N && !R.Bad; ++I) {
+    StreamIdle S;
+    S.Stream = R.i64();
+    S.HostWaitUs = R.f64();
+    S.KernelWaitUs = R.f64();
+    S.OtherUs = R.f64();
+    V.push_back(S);
+  }
+  return V;
 }
 
 void writeSummary(Writer &W, const RankSummary &S) {
@@ -387,6 +442,8 @@ void writeSummary(Writer &W, const RankSummary &S) {
   writeTimeline(W, S.Timeline);
   writeSteps(W, S.Steps);
   writeKernels(W, S.Kernels);
+  writeHta(W, S.HtaStraggler);
+  writeStreamIdle(W, S.IdleByStream);
 }
 
 RankSummary readSummary(Reader &R) {
@@ -420,6 +477,8 @@ RankSummary readSummary(Reader &R) {
   S.Timeline = readTimeline(R);
   S.Steps = readSteps(R);
   S.Kernels = readKernels(R);
+  S.HtaStraggler = readHta(R);
+  S.IdleByStream = readStreamIdle(R);
   return S;
 }
 } // namespace

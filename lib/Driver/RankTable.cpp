@@ -49,6 +49,8 @@ RankSummary summarizeRank(const Trace &T, const GpuTimeline &TL,
   S.Kernels = summarizeRankKernels(T, TL);
   S.BaseTimeNs = T.topLevel().get("baseTimeNanoseconds").asInt();
   S.Timeline = computeRankTimeline(T, TL, W.Steps);
+  S.HtaStraggler = collectHtaStragglerInput(T, W.Steps);
+  S.IdleByStream = computeStreamIdle(T);
   S.Collectives.Rank = S.Claim.Rank;
   S.Collectives.Instances = collectCollectiveInstances(T, W.Steps);
   for (CollectiveInstance &I : S.Collectives.Instances) {

@@ -13,6 +13,7 @@
 #include "tl/Driver/CollectiveBandwidth.h"
 #include "tl/Driver/CollectiveMatch.h"
 #include "tl/Driver/CompatTables.h"
+#include "tl/Driver/HtaStragglers.h"
 #include "tl/Driver/JobCriticalPath.h"
 #include "tl/Driver/RankTable.h"
 #include "tl/Driver/Stragglers.h"
@@ -42,6 +43,8 @@ struct JobReport {
   StragglerAnalysis Stragglers;
   /// TraceLens's view of the same collectives (compat/, CompatTables.h).
   TraceLensCompat Compat;
+  /// HTA's get_potential_stragglers with the comm regex (§5.2).
+  HtaStragglerResult HtaStyle;
   /// The job's critical path across ranks (JobCriticalPath.h).
   JobCriticalPath CriticalPath;
   /// --align=collective (spec §3.3); the clock offsets found.

@@ -10,11 +10,13 @@
 #define TL_DRIVER_RANKTABLE_H
 
 #include "tl/Driver/CollectiveMatch.h"
+#include "tl/Driver/HtaStragglers.h"
 #include "tl/Driver/JobCriticalPath.h"
 #include "tl/Driver/JobSteps.h"
 #include "tl/Driver/KernelByRank.h"
 #include "tl/Driver/RankResolution.h"
 #include "tl/Driver/RankTimeline.h"
+#include "tl/Driver/StreamIdle.h"
 #include "tl/Report/CsvTable.h"
 
 #include "llvm/ADT/ArrayRef.h"
@@ -55,6 +57,10 @@ struct RankSummary {
   std::optional<int64_t> BaseTimeNs;
   /// rank_timeline.csv's row (RankTimeline.h).
   RankTimeline Timeline;
+  /// What the HTA-style straggler candidates need (HtaStragglers.h).
+  HtaStragglerInput HtaStraggler;
+  /// idle_by_stream.csv's rows of the rank (StreamIdle.h).
+  std::vector<StreamIdle> IdleByStream;
   /// Percent of TotalUs, as gpu_timeline.csv's percent column.
   double pct(double Us) const { return TotalUs > 0 ? Us / TotalUs * 100 : 0; }
 };

@@ -126,6 +126,18 @@ RankOutcome sample() {
   S.Kernels.push_back({SharedName("ncclDevKernel_AllReduce_Sum_bf16_RING_LL"),
                        KernelByRankType::Comm, 2, 3, 1, 2});
   S.Kernels.push_back({SharedName(), KernelByRankType::Memset, 1, 0, 0, 0});
+  S.HtaStraggler.Steps = {10, 11};
+  S.HtaStraggler.FirstTs = 1000.5;
+  S.HtaStraggler.LastEnd = 1442.25;
+  HtaCommKernel HK;
+  HK.Stream = 20;
+  HK.Step = 11;
+  HK.Name = SharedName("ncclDevKernel_AllGather_RING_LL");
+  HK.Ts = 1350.125;
+  HK.Dur = 31.5;
+  S.HtaStraggler.Kernels = {HK, HK};
+  S.HtaStraggler.Kernels[1].Step = 10;
+  S.IdleByStream = {{7, 1.5, 2.5, 3.5}, {20, 53, 0, 78.25}};
   O.Summary = S;
   return O;
 }
@@ -281,6 +293,24 @@ TEST(RankOutcomeCodec, EveryFieldComesBack) {
   EXPECT_EQ(S.Kernels[1].TotalUs, 3);
   EXPECT_TRUE(S.Kernels[2].Name.empty());
   EXPECT_EQ(S.Kernels[2].Type, KernelByRankType::Memset);
+  const HtaStragglerInput &H = S.HtaStraggler;
+  EXPECT_EQ(H.Steps, (std::vector<int64_t>{10, 11}));
+  EXPECT_EQ(H.FirstTs, 1000.5);
+  EXPECT_EQ(H.LastEnd, 1442.25);
+  ASSERT_EQ(H.Kernels.size(), 2u);
+  EXPECT_EQ(H.Kernels[0].Stream, 20);
+  EXPECT_EQ(H.Kernels[0].Step, 11);
+  EXPECT_EQ(H.Kernels[1].Step, 10);
+  EXPECT_EQ(H.Kernels[1].Name, "ncclDevKernel_AllGather_RING_LL");
+  EXPECT_EQ(H.Kernels[0].Ts, 1350.125);
+  EXPECT_EQ(H.Kernels[0].Dur, 31.5);
+  ASSERT_EQ(S.IdleByStream.size(), 2u);
+  EXPECT_EQ(S.IdleByStream[0].Stream, 7);
+  EXPECT_EQ(S.IdleByStream[0].HostWaitUs, 1.5);
+  EXPECT_EQ(S.IdleByStream[0].KernelWaitUs, 2.5);
+  EXPECT_EQ(S.IdleByStream[0].OtherUs, 3.5);
+  EXPECT_EQ(S.IdleByStream[1].Stream, 20);
+  EXPECT_EQ(S.IdleByStream[1].OtherUs, 78.25);
 
   EXPECT_EQ(Out[1].Position, 3u);
   EXPECT_EQ(Out[1].Error, "job/rank3.json: not a trace");
