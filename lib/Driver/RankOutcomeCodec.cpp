@@ -357,6 +357,8 @@ std::vector<RankKernelStats> readKernels(Reader &R) {
     Kernels.push_back(K);
   }
   return Kernels;
+}
+
 // The HTA-style straggler input (HtaStragglers.h) and idle per stream
 // (StreamIdle.h), every field.
 void writeHta(Writer &W, const HtaStragglerInput &H) {
