@@ -49,51 +49,66 @@ GpuTimeline::GpuTimeline(const Trace &T, std::vector<EventId> Evs)
   compute(T);
 }
 
+void BucketIntervals::push(GpuBucket B, Interval I) {
+  switch (B) {
+  case GpuBucket::Computation:
+    Comp.push_back(I);
+    break;
+  case GpuBucket::Communication:
+    Comm.push_back(I);
+    break;
+  case GpuBucket::Memcpy:
+    Copy.push_back(I);
+    break;
+  }
+}
+
+void BucketIntervals::merge() {
+  Comp = mergeIntervals(std::move(Comp));
+  Comm = mergeIntervals(std::move(Comm));
+  Copy = mergeIntervals(std::move(Copy));
+}
+
+double BucketIntervals::exposedComm() const {
+  return totalLength(subtractIntervals(Comp, Comm));
+}
+
+double BucketIntervals::exposedMemcpy() const {
+  return totalLength(subtractIntervals(Comm, subtractIntervals(Comp, Copy)));
+}
+
 void GpuTimeline::compute(const Trace &T) {
-  std::vector<Interval> CompI, CommI, CopyI, AllI;
+  std::vector<Interval> AllI;
   GpuBucketer Bucket(T);
   AllI.reserve(Events.size());
   for (EventId E : Events) {
     Interval I{T.ts(E), T.end(E)};
     AllI.push_back(I);
-    switch (Bucket(E)) {
-    case GpuBucket::Computation:
-      CompI.push_back(I);
-      break;
-    case GpuBucket::Communication:
-      CommI.push_back(I);
-      break;
-    case GpuBucket::Memcpy:
-      CopyI.push_back(I);
-      break;
-    }
+    Buckets.push(Bucket(E), I);
   }
   if (Events.empty())
     return;
-  Comp = mergeIntervals(std::move(CompI));
-  Comm = mergeIntervals(std::move(CommI));
-  Copy = mergeIntervals(std::move(CopyI));
+  Buckets.merge();
   All = mergeIntervals(std::move(AllI));
 
-  Computation = totalLength(Comp);
-  ExposedComm = totalLength(subtractIntervals(Comp, Comm));
-  ExposedMemcpy =
-      totalLength(subtractIntervals(Comm, subtractIntervals(Comp, Copy)));
+  Computation = Buckets.computation();
+  ExposedComm = Buckets.exposedComm();
+  ExposedMemcpy = Buckets.exposedMemcpy();
   Busy = totalLength(All);
   Start = All.front().Start;
   Total = All.back().End - All.front().Start;
-  TotalComm = totalLength(Comm);
-  TotalMemcpy = totalLength(Copy);
+  TotalComm = Buckets.totalComm();
+  TotalMemcpy = Buckets.totalMemcpy();
 }
 
 llvm::ArrayRef<Interval> GpuTimeline::merged(GpuBucket B) const {
   switch (B) {
   case GpuBucket::Computation:
-    return Comp;
+    return Buckets.Comp;
   case GpuBucket::Communication:
-    return Comm;
+    return Buckets.Comm;
   case GpuBucket::Memcpy:
-    return Copy;
+    return Buckets.Copy;
   }
   return {};
 }

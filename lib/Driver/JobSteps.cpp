@@ -58,16 +58,6 @@ std::vector<RankStep> summarizeRankSteps(const Trace &T, const StepWindows &W) {
   return Rows;
 }
 
-/// Ranks by rank.
-static std::vector<const RankSummary *> byRank(ArrayRef<RankSummary> Ranks) {
-  std::vector<const RankSummary *> Order;
-  for (const RankSummary &R : Ranks)
-    Order.push_back(&R);
-  llvm::stable_sort(Order, [](const RankSummary *A, const RankSummary *B) {
-    return A->Claim.Rank < B->Claim.Rank;
-  });
-  return Order;
-}
 
 std::vector<int64_t> jobStepNumbers(ArrayRef<RankSummary> Ranks) {
   std::map<int64_t, size_t> Count;
@@ -105,7 +95,7 @@ CsvTable jobStepsTable(ArrayRef<RankSummary> Ranks) {
                 "window_end_us", "step_time_us", "gpu_events", "flags",
                 "selected"});
   std::vector<int64_t> Job = jobStepNumbers(Ranks);
-  for (const RankSummary *R : byRank(Ranks))
+  for (const RankSummary *R : inRankOrder(Ranks))
     for (const RankStep &S : R->Steps) {
       // G(N) and the lag are empty for a step that launched nothing.
       PyValue GpuStart, GpuEnd, Lag;
@@ -125,7 +115,7 @@ CsvTable jobStepsTable(ArrayRef<RankSummary> Ranks) {
 }
 
 CsvTable stepMatrixTable(ArrayRef<RankSummary> Ranks) {
-  std::vector<const RankSummary *> Order = byRank(Ranks);
+  std::vector<const RankSummary *> Order = inRankOrder(Ranks);
   std::vector<std::string> Cols = {"step", "T_job_us", "slowest_rank"};
   for (const RankSummary *R : Order)
     Cols.push_back("rank_" + std::to_string(R->Claim.Rank) + "_step_time_us");

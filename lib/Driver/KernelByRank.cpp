@@ -69,13 +69,8 @@ std::vector<RankKernelStats> summarizeRankKernels(const Trace &T,
 CsvTable kernelByRankTable(ArrayRef<RankSummary> Ranks) {
   CsvTable Tab({"name", "kernel_type", "rank", "count", "total_us", "mean_us",
                 "min_us", "max_us", "rank_spread_pct"});
-  std::vector<const RankSummary *> Order;
-  for (const RankSummary &R : Ranks)
-    if (R.HasGpu)
-      Order.push_back(&R);
-  llvm::stable_sort(Order, [](const RankSummary *A, const RankSummary *B) {
-    return A->Claim.Rank < B->Claim.Rank;
-  });
+  std::vector<const RankSummary *> Order = inRankOrder(Ranks);
+  llvm::erase_if(Order, [](const RankSummary *R) { return !R->HasGpu; });
   if (Order.empty())
     return Tab;
   // Per name: the lowest rank's type and the total over the ranks, summed

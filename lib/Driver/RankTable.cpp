@@ -86,6 +86,16 @@ const RankSummary *slowestRank(ArrayRef<RankSummary> Ranks) {
   return Best;
 }
 
+std::vector<const RankSummary *> inRankOrder(ArrayRef<RankSummary> Ranks) {
+  std::vector<const RankSummary *> Order;
+  for (const RankSummary &R : Ranks)
+    Order.push_back(&R);
+  llvm::stable_sort(Order, [](const RankSummary *A, const RankSummary *B) {
+    return A->Claim.Rank < B->Claim.Rank;
+  });
+  return Order;
+}
+
 CsvTable ranksTable(ArrayRef<RankSummary> Ranks, StringRef OutDir,
                     const ClockAlignment *Clock) {
   // gpu_timeline.csv's rows, in its order; the percent of total_time is
@@ -98,13 +108,7 @@ CsvTable ranksTable(ArrayRef<RankSummary> Ranks, StringRef OutDir,
                 "idle_time_pct", "total_time_ms", "total_comm_time_ms",
                 "total_comm_time_pct", "total_memcpy_time_ms",
                 "total_memcpy_time_pct", "clock_offset_us"});
-  std::vector<const RankSummary *> Order;
-  for (const RankSummary &R : Ranks)
-    Order.push_back(&R);
-  llvm::sort(Order, [](const RankSummary *A, const RankSummary *B) {
-    return A->Claim.Rank < B->Claim.Rank;
-  });
-  for (const RankSummary *R : Order) {
+  for (const RankSummary *R : inRankOrder(Ranks)) {
     std::vector<PyValue> Row{pyInt(R->Claim.Rank),
                              pyText(relativePath(R->Claim.Path, OutDir)),
                              pyText(rankSourceName(R->Claim.Source)),

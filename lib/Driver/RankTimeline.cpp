@@ -103,7 +103,8 @@ RankTimeline computeRankTimeline(const Trace &T, const GpuTimeline &TL,
     EventId E;
   };
   std::vector<Clipped> Events;
-  std::vector<Interval> Comp, Comm, Copy, All, HComp, HComm;
+  BucketIntervals Buckets;
+  std::vector<Interval> All, HComp, HComm;
   GpuBucketer Bucket(T);
   for (EventId E : TL.events()) {
     Interval I{std::max(T.ts(E), WS), std::min(T.end(E), WE)};
@@ -113,17 +114,7 @@ RankTimeline computeRankTimeline(const Trace &T, const GpuTimeline &TL,
       continue;
     Events.push_back({I, E});
     All.push_back(I);
-    switch (Bucket(E)) {
-    case GpuBucket::Computation:
-      Comp.push_back(I);
-      break;
-    case GpuBucket::Communication:
-      Comm.push_back(I);
-      break;
-    case GpuBucket::Memcpy:
-      Copy.push_back(I);
-      break;
-    }
+    Buckets.push(Bucket(E), I);
     switch (htaKernelType(T.name(E))) {
     case HtaKernelType::Computation:
       HComp.push_back(I);
@@ -138,17 +129,14 @@ RankTimeline computeRankTimeline(const Trace &T, const GpuTimeline &TL,
   if (Events.empty())
     return R;
   R.HasGpu = true;
-  Comp = mergeIntervals(std::move(Comp));
-  Comm = mergeIntervals(std::move(Comm));
-  Copy = mergeIntervals(std::move(Copy));
+  Buckets.merge();
   All = mergeIntervals(std::move(All));
-  R.ComputationUs = totalLength(Comp);
-  R.ExposedCommUs = totalLength(subtractIntervals(Comp, Comm));
-  R.ExposedMemcpyUs =
-      totalLength(subtractIntervals(Comm, subtractIntervals(Comp, Copy)));
+  R.ComputationUs = Buckets.computation();
+  R.ExposedCommUs = Buckets.exposedComm();
+  R.ExposedMemcpyUs = Buckets.exposedMemcpy();
   R.BusyUs = totalLength(All);
-  R.TotalCommUs = totalLength(Comm);
-  R.TotalMemcpyUs = totalLength(Copy);
+  R.TotalCommUs = Buckets.totalComm();
+  R.TotalMemcpyUs = Buckets.totalMemcpy();
 
   // Idle by cause, window by window (a gap across two windows is the tail
   // of one and the lead of the next): each hole of the merged busy time is
@@ -253,23 +241,13 @@ static ArrayRef<Metric> metrics() {
 }
 #undef TL_METRIC
 
-/// Ranks in rank order.
-static std::vector<const RankSummary *> byRank(ArrayRef<RankSummary> Ranks) {
-  std::vector<const RankSummary *> Order;
-  for (const RankSummary &R : Ranks)
-    Order.push_back(&R);
-  llvm::stable_sort(Order, [](const RankSummary *A, const RankSummary *B) {
-    return A->Claim.Rank < B->Claim.Rank;
-  });
-  return Order;
-}
 
 CsvTable rankTimelineTable(ArrayRef<RankSummary> Ranks) {
   std::vector<std::string> Cols{"rank"};
   for (const Metric &M : metrics())
     Cols.push_back(M.Name);
   CsvTable Tab(std::move(Cols));
-  for (const RankSummary *S : byRank(Ranks)) {
+  for (const RankSummary *S : inRankOrder(Ranks)) {
     std::vector<PyValue> Row{pyInt(S->Claim.Rank)};
     for (const Metric &M : metrics()) {
       std::optional<double> V =
@@ -326,7 +304,7 @@ static Spread spread(ArrayRef<const RankSummary *> Ranks, const Metric &M) {
 CsvTable rankTimelineStatsTable(ArrayRef<RankSummary> Ranks) {
   CsvTable Tab({"metric", "min", "median", "max", "spread", "argmax_rank",
                 "imbalanced_ranks"});
-  std::vector<const RankSummary *> Order = byRank(Ranks);
+  std::vector<const RankSummary *> Order = inRankOrder(Ranks);
   for (const Metric &M : metrics()) {
     Spread S = spread(Order, M);
     if (S.Values.empty()) {
@@ -368,7 +346,7 @@ std::vector<JobFinding>
 timelineFindings(ArrayRef<RankSummary> Ranks,
                  ArrayRef<MatchedCollective> Collectives) {
   std::vector<JobFinding> Out;
-  std::vector<const RankSummary *> Order = byRank(Ranks);
+  std::vector<const RankSummary *> Order = inRankOrder(Ranks);
   if (Order.size() < 2)
     return Out;
 

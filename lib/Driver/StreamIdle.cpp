@@ -47,13 +47,7 @@ std::vector<StreamIdle> computeStreamIdle(const Trace &T) {
 CsvTable idleByStreamTable(ArrayRef<RankSummary> Ranks) {
   CsvTable Tab(
       {"rank", "stream", "idle_category", "idle_time", "idle_time_ratio"});
-  std::vector<const RankSummary *> Order;
-  for (const RankSummary &R : Ranks)
-    Order.push_back(&R);
-  llvm::stable_sort(Order, [](const RankSummary *A, const RankSummary *B) {
-    return A->Claim.Rank < B->Claim.Rank;
-  });
-  for (const RankSummary *R : Order)
+  for (const RankSummary *R : inRankOrder(Ranks))
     for (const StreamIdle &S : R->IdleByStream) {
       double Total = S.totalUs();
       for (auto [Name, Us] : {std::pair{"host_wait", S.HostWaitUs},

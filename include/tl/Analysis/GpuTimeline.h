@@ -38,6 +38,20 @@ private:
   llvm::DenseMap<uint64_t, GpuBucket> Memo;
 };
 
+/// GPU intervals by bucket, collected unmerged, then merged once, and
+/// gpu_timeline's measures of them (spec §3): exposed comm is comm not
+/// under computation, exposed memcpy is memcpy under neither.
+struct BucketIntervals {
+  std::vector<Interval> Comp, Comm, Copy;
+  void push(GpuBucket B, Interval I);
+  void merge();
+  double computation() const { return totalLength(Comp); }
+  double exposedComm() const;
+  double exposedMemcpy() const;
+  double totalComm() const { return totalLength(Comm); }
+  double totalMemcpy() const { return totalLength(Copy); }
+};
+
 class GpuTimeline {
 public:
   static constexpr llvm::StringLiteral Name = "gpu-timeline";
@@ -72,7 +86,8 @@ public:
 private:
   void compute(const Trace &T);
   std::vector<EventId> Events;
-  std::vector<Interval> Comp, Comm, Copy, All;
+  BucketIntervals Buckets;
+  std::vector<Interval> All;
   double Computation = 0, ExposedComm = 0, ExposedMemcpy = 0, Busy = 0,
          Total = 0, TotalComm = 0, TotalMemcpy = 0, Start = 0;
 };

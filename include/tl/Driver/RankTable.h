@@ -72,6 +72,10 @@ RankSummary summarizeRank(const Trace &T, const GpuTimeline &TL,
 /// when no rank has GPU events.
 const RankSummary *slowestRank(llvm::ArrayRef<RankSummary> Ranks);
 
+/// The summaries by rank (the job tables' row order).
+std::vector<const RankSummary *>
+inRankOrder(llvm::ArrayRef<RankSummary> Ranks);
+
 /// ranks.csv: Ranks in rank order, the files relative to OutDir; the
 /// last column, clock_offset_us, from Clock (empty without it).
 CsvTable ranksTable(llvm::ArrayRef<RankSummary> Ranks, llvm::StringRef OutDir,
