@@ -25,7 +25,9 @@
 /// Emitter change layout or virtual interface. 2: passes describe
 /// themselves (tier, capabilities, pipelines, prefetch, skill), analyses are
 /// keyed by type, plugins register emitters, findings carry an insight.
-#define TL_PLUGIN_API_VERSION 2
+/// 3: FindingSink::artifact returns an Error (reference-schema paths are
+/// refused), fusion candidates and multi-kernel data are typed.
+#define TL_PLUGIN_API_VERSION 3
 
 #define TL_PLUGIN_EXPORT __attribute__((visibility("default")))
 
