@@ -265,6 +265,19 @@ PyValue MultiKernelData::overlapAnalysis() const {
         R(Tot > 0 ? pyRound(O.exposedMemcpyTime() / Tot * 100, 2) : 0.0)}});
 }
 
+PyValue tl::memcpyDirDoc(const MemcpyDirStats &S, PyValue NoBytes) {
+  auto R = [](double V) { return PyValue::real(V); };
+  return PyValue::dict(
+      {{"count", PyValue::integer(static_cast<int64_t>(S.Count))},
+       {"total_time_us", R(pyRound(S.TotalUs, 2))},
+       {"avg_time_us", R(pyRound(S.TotalUs / S.Count, 2))},
+       {"max_time_us", R(pyRound(S.MaxUs, 2))},
+       {"total_bytes", PyValue::integer(S.TotalBytes)},
+       {"avg_bytes",
+        S.AnyBytes ? R(pyRound(double(S.TotalBytes) / S.Count, 2))
+                   : std::move(NoBytes)}});
+}
+
 PyValue MultiKernelData::toDoc(const Trace &T) const {
   auto R = [](double V) { return PyValue::real(V); };
   auto Int = [](int64_t V) { return PyValue::integer(V); };
@@ -273,19 +286,8 @@ PyValue MultiKernelData::toDoc(const Trace &T) const {
     const MemcpyDirStats &D = Dirs[I];
     if (!D.Count)
       continue;
-    ByDir.push_back(
-        {copyDirName(static_cast<CopyDir>(I)).str(),
-         PyValue::dict(
-             {{"count", Int(static_cast<int64_t>(D.Count))},
-              {"total_time_us", R(pyRound(D.TotalUs, 2))},
-              {"avg_time_us", R(pyRound(D.TotalUs / D.Count, 2))},
-              {"max_time_us", R(pyRound(D.MaxUs, 2))},
-              {"total_bytes", Int(D.TotalBytes)},
-              {"avg_bytes",
-               D.AnyBytes ? R(pyRound(static_cast<double>(D.TotalBytes) /
-                                          D.Count,
-                                      2))
-                          : Int(0)}})});
+    ByDir.push_back({copyDirName(static_cast<CopyDir>(I)).str(),
+                     memcpyDirDoc(D, Int(0))});
   }
   std::vector<std::pair<std::string, PyValue>> Nccl = {
       {"total_count", Int(static_cast<int64_t>(CommEvents.size()))}};

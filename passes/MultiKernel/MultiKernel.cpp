@@ -200,17 +200,8 @@ llvm::Error MultiKernelPass::run(const Trace &T, AnalysisManager &AM,
     const MemcpyDirStats &S = D.dir(static_cast<CopyDir>(I));
     if (!S.Count)
       continue;
-    ByDir.push_back(
-        {copyDirName(static_cast<CopyDir>(I)).str(),
-         PyValue::dict(
-             {{"count", Int(static_cast<int64_t>(S.Count))},
-              {"total_time_us", R(pyRound(S.TotalUs, 2))},
-              {"avg_time_us", R(pyRound(S.TotalUs / S.Count, 2))},
-              {"max_time_us", R(pyRound(S.MaxUs, 2))},
-              {"total_bytes", Int(S.TotalBytes)},
-              {"avg_bytes",
-               R(S.AnyBytes ? pyRound(double(S.TotalBytes) / S.Count, 2)
-                            : 0.0)}})});
+    ByDir.push_back({copyDirName(static_cast<CopyDir>(I)).str(),
+                     memcpyDirDoc(S, R(0.0))});
   }
   Items MemcpyAssess;
   if (TotalMs <= 0) {

@@ -43,6 +43,11 @@ struct MemcpyDirStats {
   bool AnyBytes = false;
 };
 
+/// A direction's `by_direction` entry of the multi-kernel documents: count,
+/// times (µs, 2 digits), bytes; NoBytes is avg_bytes when no transfer
+/// carried a size (multi_kernel_data.json writes 0, the metrics 0.0).
+PyValue memcpyDirDoc(const MemcpyDirStats &S, PyValue NoBytes);
+
 /// Transfers issued by one (direction, CPU op, python line, module, host
 /// memory kind) site.
 struct TransferSite {
